@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "model/state/tile_state.h"
+
+#include <string>
+
+namespace ptosim::model {
+
+namespace {
+
+bool region_defined(const Definedness& defined, const TileDescriptor& d) {
+  if (defined.size() < d.element_count()) return false;
+  for (std::uint32_t r = 0; r < d.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < d.valid_cols; ++c)
+      if (!defined[std::uint64_t{r} * d.cols + c]) return false;
+  return true;
+}
+
+std::uint64_t charge(const TileDescriptor& d) { return std::uint64_t(d.pe_mask.count()) * d.capacity_bytes; }
+
+// What allocation needs to know about one physical Local slot.
+struct SlotPlan {
+  bool allocated;
+  std::uint64_t charge;
+};
+
+}  // namespace
+
+const char* allocation_policy_name(AllocationPolicy p) { return p == AllocationPolicy::Asl ? "asl" : "queue"; }
+
+std::optional<AllocationPolicy> allocation_policy_from_name(std::string_view name) {
+  if (name == "asl") return AllocationPolicy::Asl;
+  if (name == "queue") return AllocationPolicy::Queue;
+  return std::nullopt;
+}
+
+bool LocalTile::valid_region_defined(int pe) const { return region_defined(defined[pe], desc); }
+bool SharedTile::valid_region_defined() const { return region_defined(defined, desc); }
+
+TileState::TileState(AllocationPolicy policy) : m_policy(policy) {
+  for (unsigned hand = 0; hand < 4; ++hand)
+    for (unsigned k = 0; k < kHandSize; ++k) m_order[hand][k] = static_cast<std::uint8_t>(hand * kHandSize + k);
+}
+
+unsigned TileState::physical_index(unsigned index) const { return m_order[index / kHandSize][index % kHandSize]; }
+
+std::uint64_t TileState::capacity_in_use() const {
+  std::uint64_t used = 0;
+  for (const LocalTile& t : m_local)
+    if (t.allocated) used += charge(t.desc);
+  for (const SharedTile& t : m_shared)
+    if (t.allocated) used += std::uint64_t(t.allocation_mask.count()) * t.desc.capacity_bytes;
+  return used;
+}
+
+Status TileState::check_allocation(const std::vector<DestinationRequest>& requests) const {
+  std::array<SlotPlan, kLocalTileCount> slots{};
+  for (unsigned i = 0; i < kLocalTileCount; ++i)
+    slots[i] = SlotPlan{m_local[i].allocated, m_local[i].allocated ? charge(m_local[i].desc) : 0};
+  auto order = m_order;
+  std::uint64_t in_use = capacity_in_use();
+
+  for (const DestinationRequest& req : requests) {
+    const char hand = kHandLetters[req.hand];
+    if (const auto problem = descriptor_problem(req.desc))
+      return fault(FaultCode::TileAllocation,
+                   std::string("destination in hand ") + hand + " cannot be allocated: " + std::string(*problem));
+    unsigned slot = 0;
+    if (m_policy == AllocationPolicy::Asl) {
+      bool found = false;
+      for (unsigned k = 0; k < kHandSize && !found; ++k) {
+        slot = req.hand * kHandSize + k;
+        found = !slots[slot].allocated;
+      }
+      if (!found)
+        return fault(FaultCode::TileAllocation, std::string("no free register in hand ") + hand +
+                                                    " (allocation policy asl never releases a register)");
+    } else {
+      // The oldest entry (X#16) is released and becomes the new X#1.
+      auto& q = order[req.hand];
+      slot = q[kHandSize - 1];
+      for (unsigned k = kHandSize - 1; k > 0; --k) q[k] = q[k - 1];
+      q[0] = static_cast<std::uint8_t>(slot);
+      in_use -= slots[slot].charge;
+    }
+    const std::uint64_t need = charge(req.desc);
+    if (in_use + need > m_tile_capacity)
+      return fault(FaultCode::TileAllocation,
+                   "tile capacity exhausted: destination needs " + std::to_string(need) + " bytes, " +
+                       std::to_string(in_use) + " of " + std::to_string(m_tile_capacity) + " in use");
+    in_use += need;
+    slots[slot] = SlotPlan{true, need};
+  }
+  return std::nullopt;
+}
+
+Result<std::vector<TileRef>> TileState::allocate(const std::vector<DestinationRequest>& requests) {
+  if (auto problem = check_allocation(requests)) return *problem;
+  std::vector<TileRef> names;
+  for (const DestinationRequest& req : requests) {
+    unsigned index = 0;
+    if (m_policy == AllocationPolicy::Asl) {
+      for (unsigned k = 0; k < kHandSize; ++k) {
+        index = req.hand * kHandSize + k;
+        if (!m_local[index].allocated) break;
+      }
+    } else {
+      auto& q = m_order[req.hand];
+      const std::uint8_t slot = q[kHandSize - 1];
+      for (unsigned k = kHandSize - 1; k > 0; --k) q[k] = q[k - 1];
+      q[0] = slot;
+      index = req.hand * kHandSize;
+      // Older names now refer to the shifted slots; every earlier result is one position older.
+      for (TileRef& earlier : names)
+        if (earlier.hand() == req.hand) earlier.index = static_cast<std::uint16_t>(earlier.index + 1);
+    }
+    install_local(index, req.desc);
+    names.push_back(TileRef::local(index));
+  }
+  return names;
+}
+
+void TileState::install_local(unsigned index, const TileDescriptor& desc) {
+  LocalTile& t = local(index);
+  t.allocated = true;
+  t.desc = desc;
+  for (int pe = 0; pe < kPeCount; ++pe) t.defined[pe].assign(desc.pe_mask.has(pe) ? desc.element_count() : 0, 0);
+}
+
+void TileState::install_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, PeMask initialized,
+                               bool published) {
+  SharedTile& t = m_shared[index];
+  t.allocated = true;
+  t.desc = desc;
+  t.allocation_mask = allocation;
+  t.initialized_mask = initialized;
+  t.published = published;
+  t.defined.assign(desc.element_count(), 0);
+}
+
+}  // namespace ptosim::model

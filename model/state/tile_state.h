@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// TileState: the architectural tile metadata of one core (Local and Shared descriptors, allocation,
+// per-element definedness, capacity), the PEs' private GPRs and the sticky numeric status.
+// Payload bytes live apart, in TileStorage, so a TLM memory can own them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "model/common/pe_mask.h"
+#include "model/common/result.h"
+#include "model/numeric/flags.h"
+#include "model/state/tile_descriptor.h"
+#include "model/state/tile_ref.h"
+
+namespace ptosim::model {
+
+constexpr int kGprCount = 24;
+
+/// How a new destination picks its register in its hand.
+enum class AllocationPolicy : std::uint8_t {
+  Asl,    ///< lowest free register of the hand, never released (the ASL, literally)
+  Queue,  ///< ADR 0076 queue: the newest result is X#1, older ones shift, X#16 is released
+};
+const char* allocation_policy_name(AllocationPolicy p);
+std::optional<AllocationPolicy> allocation_policy_from_name(std::string_view name);
+
+/// Per-element definedness of one payload fragment, indexed by logical row-major index r*cols + c.
+using Definedness = std::vector<std::uint8_t>;
+
+struct LocalTile {
+  bool allocated = false;
+  TileDescriptor desc;
+  std::array<Definedness, kPeCount> defined;  ///< meaningful for PEs in desc.pe_mask
+
+  bool element_defined(int pe, std::uint32_t r, std::uint32_t c) const {
+    return defined[pe][std::uint64_t{r} * desc.cols + c] != 0;
+  }
+  /// Every element of the valid rectangle of PE `pe`'s fragment is defined.
+  bool valid_region_defined(int pe) const;
+};
+
+struct SharedTile {
+  bool allocated = false;
+  TileDescriptor desc;     ///< ordinary layouts only; rows derive from the (per-PE) capacity
+  PeMask allocation_mask;  ///< fixed by the first write
+  PeMask initialized_mask; ///< which PE quarters were written
+  bool published = false;
+  Definedness defined;     ///< one fragment shared by every PE of the core
+
+  bool valid_region_defined() const;
+};
+
+/// A destination to allocate: its hand (0..3 = T, U, M, N) and descriptor.
+struct DestinationRequest {
+  unsigned hand = 0;
+  TileDescriptor desc;
+};
+
+class TileState {
+ public:
+  explicit TileState(AllocationPolicy policy = AllocationPolicy::Asl);
+
+  AllocationPolicy policy() const { return m_policy; }
+
+  /// Local register by its architectural name (X#k index 0..63), resolved through the policy.
+  LocalTile& local(unsigned index) { return m_local[physical_index(index)]; }
+  const LocalTile& local(unsigned index) const { return m_local[physical_index(index)]; }
+  /// The physical slot (payload location) an architectural Local index currently names.
+  unsigned physical_index(unsigned index) const;
+
+  SharedTile& shared(unsigned index) { return m_shared[index]; }
+  const SharedTile& shared(unsigned index) const { return m_shared[index]; }
+
+  /// Bytes charged against TILE_CAPACITY: sum of popcount(mask) * capacity over live tiles.
+  std::uint64_t capacity_in_use() const;
+  std::uint64_t tile_capacity() const { return m_tile_capacity; }
+  void set_tile_capacity(std::uint64_t bytes) { m_tile_capacity = bytes; }
+
+  /// Checks that every request can be placed (free register in its hand, capacity) without changing
+  /// anything; TileAllocation fault otherwise.
+  Status check_allocation(const std::vector<DestinationRequest>& requests) const;
+  /// Places every request in order (all-or-nothing) and returns their architectural names. New
+  /// tiles start fully undefined. Under the Queue policy, older results of the hand shift by one
+  /// and the one pushed past X#16 is released.
+  Result<std::vector<TileRef>> allocate(const std::vector<DestinationRequest>& requests);
+  /// Installs a tile at a named register (scenario/program inputs), replacing what was there.
+  void install_local(unsigned index, const TileDescriptor& desc);
+  void install_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, PeMask initialized,
+                      bool published);
+
+  std::uint64_t gpr(int pe, unsigned selector) const { return selector == 0 ? 0 : m_gprs[pe][selector]; }
+  void set_gpr(int pe, unsigned selector, std::uint64_t value) {
+    if (selector != 0) m_gprs[pe][selector] = value;
+  }
+
+  NumericFlags status() const { return m_status; }
+  void set_status(NumericFlags flags) { m_status = flags & kAllFlags; }
+  void raise_status(NumericFlags flags) { m_status |= flags & kAllFlags; }
+
+ private:
+  AllocationPolicy m_policy;
+  std::array<LocalTile, kLocalTileCount> m_local{};
+  std::array<SharedTile, kSharedTileCount> m_shared{};
+  /// Queue policy: m_order[hand][k] = physical slot holding X#(k+1). Identity under Asl.
+  std::array<std::array<std::uint8_t, kHandSize>, 4> m_order{};
+  std::array<std::array<std::uint64_t, kGprCount>, kPeCount> m_gprs{};
+  NumericFlags m_status = 0;
+  std::uint64_t m_tile_capacity = kDefaultTileCapacity;
+};
+
+}  // namespace ptosim::model

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// TileStorage: payload bytes of the tile registers of one memory (one PE's Local memory with 64
+// physical slots, or the Shared memory with 256). Engines reach it through a TLM memory target;
+// the functional machine uses it directly.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ptosim::model {
+
+class TileStorage {
+ public:
+  explicit TileStorage(unsigned slots) : m_slots(slots) {}
+
+  unsigned slot_count() const { return static_cast<unsigned>(m_slots.size()); }
+  /// Payload of a slot; resized (zero-filled) on demand when a tile is installed.
+  std::uint8_t* data(unsigned slot) { return m_slots[slot].data(); }
+  const std::uint8_t* data(unsigned slot) const { return m_slots[slot].data(); }
+  std::size_t size(unsigned slot) const { return m_slots[slot].size(); }
+  /// Gives a slot `bytes` zero bytes (a new tile's payload starts as zero bits, undefined).
+  void reset(unsigned slot, std::size_t bytes) { m_slots[slot].assign(bytes, 0); }
+
+ private:
+  std::vector<std::vector<std::uint8_t>> m_slots;
+};
+
+}  // namespace ptosim::model

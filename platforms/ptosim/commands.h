@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The ptosim subcommands. Each takes the arguments after its name and returns the exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ptosim::platforms {
+
+using Args = std::vector<std::string>;
+
+int run_command(const Args& args);     ///< ptosim run PROGRAM [options]: the SystemC platform
+int exec_command(const Args& args);    ///< ptosim exec SCENARIO.json: functional model, JSON out
+int asm_command(const Args& args);     ///< ptosim asm FILE.s (-o FILE.bin | --hex)
+int disasm_command(const Args& args);  ///< ptosim disasm FILE.bin
+int config_command(const Args& args);  ///< ptosim config [--config FILE] [--set k=v]...
+
+}  // namespace ptosim::platforms
