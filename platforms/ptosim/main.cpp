@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// ptosim: command-line entry point; dispatches to the subcommands of commands.h.
+#include <iostream>
+#include <string>
+
+#include "platforms/ptosim/commands.h"
+
+namespace {
+
+void usage(std::ostream& os) {
+  os << "usage: ptosim <command> [arguments]\n"
+        "  run PROGRAM [options]     simulate a program on the SystemC platform\n"
+        "  exec SCENARIO.json        run a scenario on the functional model, print JSON\n"
+        "  asm FILE.s (-o FILE.bin | --hex)   assemble\n"
+        "  disasm FILE.bin           disassemble\n"
+        "  config [options]          print the effective platform configuration\n"
+        "run 'ptosim <command> --help' for a command's options\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace ptosim::platforms;
+  if (argc < 2) {
+    usage(std::cerr);
+    return 2;
+  }
+  const std::string command = argv[1];
+  const Args args(argv + 2, argv + argc);
+  if (command == "asm") return asm_command(args);
+  if (command == "disasm") return disasm_command(args);
+  if (command == "-h" || command == "--help" || command == "help") {
+    usage(std::cout);
+    return 0;
+  }
+  std::cerr << "ptosim: unknown command '" << command << "'\n";
+  usage(std::cerr);
+  return 2;
+}
