@@ -71,6 +71,9 @@ class TileState {
   const LocalTile& local(unsigned index) const { return m_local[physical_index(index)]; }
   /// The physical slot (payload location) an architectural Local index currently names.
   unsigned physical_index(unsigned index) const;
+  /// Local register by physical slot (stable while its names shift under the queue policy).
+  LocalTile& slot(unsigned physical) { return m_local[physical]; }
+  const LocalTile& slot(unsigned physical) const { return m_local[physical]; }
 
   SharedTile& shared(unsigned index) { return m_shared[index]; }
   const SharedTile& shared(unsigned index) const { return m_shared[index]; }

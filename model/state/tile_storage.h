@@ -20,6 +20,10 @@ class TileStorage {
   std::size_t size(unsigned slot) const { return m_slots[slot].size(); }
   /// Gives a slot `bytes` zero bytes (a new tile's payload starts as zero bits, undefined).
   void reset(unsigned slot, std::size_t bytes) { m_slots[slot].assign(bytes, 0); }
+  /// Extends a slot to at least `bytes` (new bytes zero), keeping its contents.
+  void grow(unsigned slot, std::size_t bytes) {
+    if (m_slots[slot].size() < bytes) m_slots[slot].resize(bytes, 0);
+  }
 
  private:
   std::vector<std::vector<std::uint8_t>> m_slots;

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Clocked: the one place cycles become SystemC time (cycles x the clock period of ClockParams).
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "model/common/cycles.h"
+#include "model/params/platform_params.h"
+
+namespace ptosim::engines {
+
+class Clocked {
+ public:
+  explicit Clocked(const model::ClockParams& clock)
+      : m_period(static_cast<double>(clock.period_ps), sc_core::SC_PS) {}
+
+  sc_core::sc_time to_time(model::Cycles c) const { return m_period * static_cast<double>(c.count); }
+  /// Whole cycles in `t` (rounded up: a partial cycle occupies the block).
+  std::uint64_t to_cycles(const sc_core::sc_time& t) const {
+    const auto v = t.value(), p = m_period.value();
+    return (v + p - 1) / p;
+  }
+  std::uint64_t now_cycles() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
+  const sc_core::sc_time& period() const { return m_period; }
+
+ private:
+  sc_core::sc_time m_period;
+};
+
+}  // namespace ptosim::engines

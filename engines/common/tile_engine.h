@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// TileEngine: the SystemC shell every tile engine shares. A command arrives on cmd_target_socket
+// (blocking: the call returns when the engine is done); the engine streams each participating PE's
+// operand fragments from tile memory through mem_initiator_socket, runs its model core, streams the
+// results back, and holds for the compute time its timing model gives. Derived engines supply only
+// the core and the compute-time formula.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "engines/common/clocked.h"
+#include "engines/common/engine_command.h"
+#include "traces/vcd_recorder.h"
+
+namespace ptosim::engines {
+
+/// Per-engine counters (cycles of this engine's clock).
+struct EngineStats {
+  std::uint64_t commands = 0;
+  std::uint64_t busy_cycles = 0;          ///< from command start to done
+  std::uint64_t compute_cycles = 0;       ///< timing-model compute time of all commands
+  std::uint64_t memory_stall_cycles = 0;  ///< busy time beyond compute: waiting for memory (contention, bandwidth)
+  std::uint64_t bytes_read = 0;
+  std::uint64_t bytes_written = 0;
+  struct PerOp {
+    std::uint64_t count = 0;
+    std::uint64_t cycles = 0;
+  };
+  std::map<std::string, PerOp> per_op;
+};
+
+class TileEngine : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<TileEngine> cmd_target_socket;
+  tlm_utils::simple_initiator_socket<TileEngine> mem_initiator_socket;
+
+  TileEngine(sc_core::sc_module_name name, const model::ClockParams& clock, std::uint64_t burst_bytes);
+
+  const EngineStats& stats() const { return m_stats; }
+  /// Declares this engine's traced signals (busy, opcode, bundle id) under `scope`.
+  void trace_to(traces::VcdRecorder& rec, const std::string& scope);
+
+ protected:
+  /// Compute time of a command; `from_idle` when the engine had nothing to do just before it.
+  virtual model::Cycles compute_cycles(const model::ExecPlan& plan, bool from_idle) const = 0;
+  /// Runs the model core for one PE.
+  virtual model::NumericFlags run_core(const model::ExecPlan& plan, const model::PePayloads& io) const = 0;
+
+  const Clocked& clock() const { return m_clock; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void execute(EngineCommand& cmd);
+  /// Moves `bytes` between `buffers[i]` and the fragment at `addresses[i]` for every i, one burst of
+  /// each stream at a time (streams proceed in parallel); returns false on a memory error.
+  bool stream(tlm::tlm_command command, const std::vector<std::uint64_t>& addresses,
+              const std::vector<std::uint8_t*>& buffers, const std::vector<std::uint64_t>& sizes);
+  std::uint64_t now_ps() const { return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
+
+  Clocked m_clock;
+  std::uint64_t m_burst_bytes;
+  EngineStats m_stats;
+  sc_core::sc_time m_last_done;
+  traces::TracedValue m_busy;
+  traces::TracedValue m_opcode;
+  traces::TracedValue m_bundle;
+};
+
+}  // namespace ptosim::engines

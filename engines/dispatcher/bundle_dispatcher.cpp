@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "engines/dispatcher/bundle_dispatcher.h"
+
+#include <algorithm>
+
+#include "engines/common/address_map.h"
+#include "model/cube/cube_timing.h"
+#include "model/exec/preflight.h"
+#include "model/plan/preflight_support.h"
+
+namespace ptosim::engines {
+
+namespace {
+
+constexpr unsigned kSharedSlotBase = model::kLocalTileCount;
+
+unsigned slot_key(model::TileRef::Space space, unsigned slot) {
+  return space == model::TileRef::Space::Shared ? kSharedSlotBase + slot : slot;
+}
+
+int engine_index(model::Engine e) { return e == model::Engine::Sfu ? 0 : 1; }
+
+}  // namespace
+
+/// A dispatched bundle on its way to retirement.
+struct BundleDispatcher::InFlight {
+  BundleRecord record;
+  std::shared_ptr<model::ExecPlan> plan;
+  bool done = false;
+};
+
+/// Preflight's view of source payloads: debug reads through the interconnect (no simulated time).
+class BundleDispatcher::DebugReader : public model::IPayloadReader {
+ public:
+  explicit DebugReader(tlm_utils::simple_initiator_socket<BundleDispatcher>& socket) : m_socket(socket) {}
+
+  const std::uint8_t* fragment(model::TileRef::Space space, unsigned slot, int pe) const override {
+    const std::uint64_t key = (std::uint64_t{slot_key(space, slot)} << 2) | static_cast<unsigned>(pe);
+    for (const auto& c : m_cache)
+      if (c.key == key) return c.bytes.data();
+    const std::uint64_t size = space == model::TileRef::Space::Shared ? address_map::kSharedSlotStride
+                                                                      : address_map::kLocalSlotStride;
+    Entry e{key, std::vector<std::uint8_t>(size, 0)};
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(address_map::fragment_address(space, slot, pe));
+    gp.set_data_ptr(e.bytes.data());
+    gp.set_data_length(static_cast<unsigned int>(size));
+    gp.set_streaming_width(static_cast<unsigned int>(size));
+    m_socket->transport_dbg(gp);
+    m_cache.push_back(std::move(e));
+    return m_cache.back().bytes.data();
+  }
+  /// Payloads change between bundles: forget what was read.
+  void clear() { m_cache.clear(); }
+
+ private:
+  struct Entry {
+    std::uint64_t key;
+    std::vector<std::uint8_t> bytes;
+  };
+  tlm_utils::simple_initiator_socket<BundleDispatcher>& m_socket;
+  mutable std::deque<Entry> m_cache;
+};
+
+BundleDispatcher::BundleDispatcher(sc_core::sc_module_name name, const model::DispatchParams& params,
+                                   const model::ClockParams& clock, model::AllocationPolicy policy, bool timing_only)
+    : sc_core::sc_module(name),
+      sfu_cmd_initiator_socket("sfu_cmd_initiator_socket"),
+      cube_cmd_initiator_socket("cube_cmd_initiator_socket"),
+      dbg_initiator_socket("dbg_initiator_socket"),
+      m_params(params),
+      m_clock(clock),
+      m_timing_only(timing_only),
+      m_state(policy),
+      m_reader(std::make_unique<DebugReader>(dbg_initiator_socket)),
+      m_pending_writes(model::kLocalTileCount + model::kSharedTileCount, 0),
+      m_pending_reads(model::kLocalTileCount + model::kSharedTileCount, 0) {
+  SC_THREAD(dispatch_thread);
+  SC_THREAD(sfu_issue_thread);
+  SC_THREAD(cube_issue_thread);
+}
+
+std::uint64_t BundleDispatcher::now_ps() const {
+  return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+}
+
+void BundleDispatcher::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
+  m_trace_state.attach(&rec, rec.declare(scope, "state", 3));
+  m_trace_bundle.attach(&rec, rec.declare(scope, "bundle_id", 32));
+  m_trace_queue[0].attach(&rec, rec.declare(scope, "sfu_queue", 8));
+  m_trace_queue[1].attach(&rec, rec.declare(scope, "cube_queue", 8));
+  m_trace_reorder.attach(&rec, rec.declare(scope, "in_flight", 8));
+}
+
+void BundleDispatcher::set_state(State s) { m_trace_state.set(static_cast<std::uint64_t>(s), now_ps()); }
+
+template <typename Pred>
+void BundleDispatcher::stall_until(Pred ready, std::uint64_t& counter, int reason) {
+  if (ready()) return;
+  const std::uint64_t start = now_cycles();
+  bool idle_at_start[2];
+  for (int e = 0; e < 2; ++e) idle_at_start[e] = !m_engine_busy[e] && m_queues[e].empty();
+  while (!ready()) sc_core::wait(m_progress);
+  const std::uint64_t waited = now_cycles() - start;
+  counter += waited;
+  for (int e = 0; e < 2; ++e)
+    if (idle_at_start[e]) m_stats.engine_idle_stall[e][reason] += waited;
+}
+
+bool BundleDispatcher::sources_ready(const model::Bundle& b) const {
+  for (const model::IotBinding& io : b.iot)
+    for (unsigned i = 0; i < io.source_count; ++i)
+      if (m_pending_writes[slot_key(model::TileRef::Space::Local, m_state.physical_index(io.sources[i]))]) return false;
+  for (const model::IosBinding& io : b.ios)
+    if (m_pending_writes[slot_key(model::TileRef::Space::Shared, io.shared_id)]) return false;
+  return true;
+}
+
+void BundleDispatcher::record_immediate(BundleRecord rec) {
+  auto f = std::make_shared<InFlight>();
+  f->record = std::move(rec);
+  f->done = true;
+  m_reorder.push_back(f);
+  retire();
+}
+
+void BundleDispatcher::dispatch_thread() {
+  set_state(State::Idle);
+  while (m_source) {
+    set_state(State::Decode);
+    auto fetched = m_source->next();
+    if (!fetched) break;
+    const std::uint64_t decode = m_params.decode_cycles * fetched->instructions;
+    sc_core::wait(m_clock.to_time(model::Cycles(decode)));
+    m_stats.decode_cycles += decode;
+    m_stats.instructions += fetched->instructions;
+
+    BundleRecord rec;
+    rec.id = m_next_id++;
+    rec.op = fetched->op;
+    rec.loc = fetched->loc;
+    rec.dispatch_cycle = now_cycles();
+    m_trace_bundle.set(rec.id, now_ps());
+    ++m_stats.bundles;
+    if (fetched->fault) {
+      rec.outcome = BundleRecord::Outcome::Faulted;
+      rec.fault = fetched->fault;
+      record_immediate(std::move(rec));
+      break;
+    }
+    const model::Bundle& b = *fetched->bundle;
+    if (b.is_strict_noop()) {
+      rec.outcome = BundleRecord::Outcome::Noop;
+      record_immediate(std::move(rec));
+      continue;
+    }
+
+    set_state(State::WaitDependency);
+    stall_until([&] { return sources_ready(b); }, m_stats.dependency_stall_cycles, 0);
+    set_state(State::Preflight);
+    sc_core::wait(m_clock.to_time(model::Cycles(m_params.preflight_cycles)));
+    m_reader->clear();
+    auto planned = model::preflight(b, m_state, m_timing_only ? nullptr : m_reader.get());
+    if (!planned) {
+      rec.outcome = BundleRecord::Outcome::Faulted;
+      rec.fault = planned.fault();
+      record_immediate(std::move(rec));
+      break;
+    }
+    auto plan = std::make_shared<model::ExecPlan>(std::move(*planned));
+    std::vector<model::DestinationRequest> requests;
+    for (const model::DestOperand& d : plan->dests) requests.push_back({d.hand, d.desc});
+    if (auto problem = m_state.check_allocation(requests)) {
+      rec.outcome = BundleRecord::Outcome::Faulted;
+      rec.fault = *problem;
+      record_immediate(std::move(rec));
+      break;
+    }
+    // A destination may reuse a slot an older bundle still reads (queue policy) or writes: wait.
+    set_state(State::WaitReorder);
+    stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, 1);
+    auto names = m_state.allocate(requests);
+    for (std::size_t i = 0; i < plan->dests.size(); ++i) {
+      plan->dests[i].ref = (*names)[i];
+      plan->dests[i].slot = m_state.physical_index((*names)[i].index);
+    }
+    set_state(State::WaitDependency);
+    stall_until(
+        [&] {
+          for (const model::DestOperand& d : plan->dests) {
+            const unsigned k = slot_key(model::TileRef::Space::Local, d.slot);
+            if (m_pending_reads[k] || m_pending_writes[k]) return false;
+          }
+          return true;
+        },
+        m_stats.dependency_stall_cycles, 0);
+
+    for (const model::SourceOperand& s : plan->sources) ++m_pending_reads[slot_key(s.ref.space, s.slot)];
+    for (const model::DestOperand& d : plan->dests) ++m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
+
+    auto f = std::make_shared<InFlight>();
+    rec.destinations = *names;
+    rec.skipped_checks = plan->skipped_checks;
+    if (plan->engine() == model::Engine::Cube) rec.macs = model::cube_macs(*plan);
+    f->record = std::move(rec);
+    f->plan = plan;
+    const int e = engine_index(plan->engine());
+    set_state(State::WaitQueue);
+    stall_until([&] { return m_queues[e].size() < m_params.issue_queue_depth; }, m_stats.queue_full_stall_cycles, 1);
+    m_reorder.push_back(f);
+    m_queues[e].push_back(f);
+    m_trace_queue[e].set(m_queues[e].size(), now_ps());
+    m_trace_reorder.set(m_reorder.size(), now_ps());
+    m_queue_event[e].notify(sc_core::SC_ZERO_TIME);
+  }
+  set_state(State::Drain);
+  while (!m_reorder.empty()) sc_core::wait(m_progress);
+  set_state(State::Done);
+  m_finished = true;
+  m_finished_event.notify(sc_core::SC_ZERO_TIME);
+}
+
+void BundleDispatcher::sfu_issue_thread() { issue_loop(0, sfu_cmd_initiator_socket); }
+void BundleDispatcher::cube_issue_thread() { issue_loop(1, cube_cmd_initiator_socket); }
+
+void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket<BundleDispatcher>& socket) {
+  tlm::tlm_generic_payload gp;
+  EngineCommand cmd;
+  gp.set_extension(&cmd);
+  for (;;) {
+    while (m_queues[engine].empty()) sc_core::wait(m_queue_event[engine]);
+    std::shared_ptr<InFlight> f = m_queues[engine].front();
+    m_queues[engine].pop_front();
+    m_trace_queue[engine].set(m_queues[engine].size(), now_ps());
+    m_progress.notify(sc_core::SC_ZERO_TIME);
+
+    m_engine_busy[engine] = true;
+    f->record.issue_cycle = now_cycles();
+    cmd.plan = f->plan;
+    cmd.bundle_id = f->record.id;
+    cmd.timing_only = m_timing_only;
+    cmd.flags = 0;
+    gp.set_command(tlm::TLM_IGNORE_COMMAND);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(gp, delay);
+    if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) SC_REPORT_ERROR(name(), "engine rejected a command");
+    f->record.flags = cmd.flags;
+    f->record.compute_cycles = cmd.compute_cycles;
+    m_engine_busy[engine] = false;
+    complete(*f);
+  }
+  gp.clear_extension(&cmd);
+}
+
+void BundleDispatcher::complete(InFlight& f) {
+  const model::ExecPlan& plan = *f.plan;
+  f.record.complete_cycle = now_cycles();
+  // Definedness is known from the plan; it becomes visible with the data.
+  for (const model::DestOperand& d : plan.dests) {
+    model::LocalTile& t = m_state.slot(d.slot);
+    for (int pe = 0; pe < model::kPeCount; ++pe)
+      if (plan.mask.has(pe)) t.defined[pe] = model::result_definedness(d);
+    --m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
+  }
+  for (const model::SourceOperand& s : plan.sources) --m_pending_reads[slot_key(s.ref.space, s.slot)];
+  f.done = true;
+  retire();
+  m_progress.notify(sc_core::SC_ZERO_TIME);
+}
+
+void BundleDispatcher::retire() {
+  while (!m_reorder.empty() && m_reorder.front()->done) {
+    BundleRecord& rec = m_reorder.front()->record;
+    m_state.raise_status(rec.flags);
+    m_records.push_back(std::move(rec));
+    m_reorder.pop_front();
+  }
+  m_trace_reorder.set(m_reorder.size(), now_ps());
+}
+
+}  // namespace ptosim::engines

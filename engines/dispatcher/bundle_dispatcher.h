@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// BundleDispatcher: decodes bundles from its front end, waits on a scoreboard of tile-register
+// dependencies, runs legality preflight and destination allocation (model/exec), issues each bundle
+// to its engine's queue over a TLM command socket, and retires bundles in program order, publishing
+// flags and outcomes. A preflight fault is precise: older bundles complete, nothing younger issues.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "engines/common/clocked.h"
+#include "engines/common/engine_command.h"
+#include "engines/dispatcher/bundle_source.h"
+#include "model/params/platform_params.h"
+#include "model/plan/payload_reader.h"
+#include "model/state/tile_state.h"
+#include "traces/vcd_recorder.h"
+
+namespace ptosim::engines {
+
+/// One retired bundle.
+struct BundleRecord {
+  std::uint64_t id = 0;
+  std::string op;
+  enum class Outcome { Committed, Noop, Faulted } outcome = Outcome::Committed;
+  std::optional<model::Fault> fault;
+  model::SourceLoc loc;
+  std::vector<model::TileRef> destinations;
+  model::NumericFlags flags = 0;
+  std::uint64_t dispatch_cycle = 0;
+  std::uint64_t issue_cycle = 0;
+  std::uint64_t complete_cycle = 0;
+  std::uint64_t compute_cycles = 0;
+  std::uint64_t macs = 0;
+  std::vector<std::string> skipped_checks;
+};
+
+struct DispatcherStats {
+  std::uint64_t bundles = 0;
+  std::uint64_t instructions = 0;
+  std::uint64_t decode_cycles = 0;
+  std::uint64_t dependency_stall_cycles = 0;   ///< waiting for a source still being produced
+  std::uint64_t queue_full_stall_cycles = 0;   ///< waiting for room in an engine queue
+  std::uint64_t reorder_full_stall_cycles = 0; ///< waiting for in-order retirement
+  /// Per engine (0 SFU, 1 CUBE): cycles it sat idle with an empty queue while the dispatcher was
+  /// stalled on a dependency ([e][0]) or on the other engine's full queue / the reorder buffer ([e][1]).
+  std::uint64_t engine_idle_stall[2][2] = {{0, 0}, {0, 0}};
+};
+
+class BundleDispatcher : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<BundleDispatcher> sfu_cmd_initiator_socket;
+  tlm_utils::simple_initiator_socket<BundleDispatcher> cube_cmd_initiator_socket;
+  tlm_utils::simple_initiator_socket<BundleDispatcher> dbg_initiator_socket;  ///< payload reads for preflight
+
+  SC_HAS_PROCESS(BundleDispatcher);
+  BundleDispatcher(sc_core::sc_module_name name, const model::DispatchParams& params, const model::ClockParams& clock,
+                   model::AllocationPolicy policy, bool timing_only);
+
+  /// The program; must be set before simulation starts.
+  void set_source(IBundleSource* source) { m_source = source; }
+  model::TileState& state() { return m_state; }
+  const model::TileState& state() const { return m_state; }
+
+  const std::vector<BundleRecord>& records() const { return m_records; }
+  const DispatcherStats& stats() const { return m_stats; }
+  bool finished() const { return m_finished; }
+  /// Notified once the program has fully retired (or stopped at a fault).
+  const sc_core::sc_event& finished_event() const { return m_finished_event; }
+  void trace_to(traces::VcdRecorder& rec, const std::string& scope);
+
+ private:
+  enum class State : std::uint8_t { Idle, Decode, WaitDependency, Preflight, WaitQueue, WaitReorder, Drain, Done };
+  struct InFlight;
+
+  void dispatch_thread();
+  void sfu_issue_thread();
+  void cube_issue_thread();
+  void issue_loop(int engine, tlm_utils::simple_initiator_socket<BundleDispatcher>& socket);
+  void complete(InFlight& f);
+  void retire();
+  void record_immediate(BundleRecord rec);
+  bool sources_ready(const model::Bundle& b) const;
+  void set_state(State s);
+  /// Waits on m_progress until `ready()`, charging the wait to `counter` and to idle engines.
+  template <typename Pred>
+  void stall_until(Pred ready, std::uint64_t& counter, int reason);
+  std::uint64_t now_cycles() const { return m_clock.now_cycles(); }
+  std::uint64_t now_ps() const;
+
+  class DebugReader;
+
+  model::DispatchParams m_params;
+  Clocked m_clock;
+  bool m_timing_only;
+  model::TileState m_state;
+  IBundleSource* m_source = nullptr;
+  std::unique_ptr<DebugReader> m_reader;
+
+  /// Writers and readers in flight per Local physical slot (0..63) and Shared slot (64..319).
+  std::vector<unsigned> m_pending_writes;
+  std::vector<unsigned> m_pending_reads;
+  std::deque<std::shared_ptr<InFlight>> m_reorder;        ///< dispatched, not yet retired, program order
+  std::deque<std::shared_ptr<InFlight>> m_queues[2];      ///< per engine issue queue
+  bool m_engine_busy[2] = {false, false};
+  sc_core::sc_event m_queue_event[2];
+  sc_core::sc_event m_progress;  ///< a command completed or retired
+  std::vector<BundleRecord> m_records;
+  DispatcherStats m_stats;
+  std::uint64_t m_next_id = 0;
+  bool m_finished = false;
+  sc_core::sc_event m_finished_event;
+
+  traces::TracedValue m_trace_state;
+  traces::TracedValue m_trace_queue[2];
+  traces::TracedValue m_trace_reorder;
+  traces::TracedValue m_trace_bundle;
+};
+
+}  // namespace ptosim::engines

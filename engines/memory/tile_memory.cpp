@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "engines/memory/tile_memory.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ptosim::engines {
+
+TileMemory::TileMemory(sc_core::sc_module_name name, unsigned slots, std::uint64_t slot_stride,
+                       const model::MemoryParams& params, const model::ClockParams& clock)
+    : sc_core::sc_module(name), target_socket("target_socket"), m_clock(clock), m_slot_stride(slot_stride),
+      m_storage(slots), m_ports(params) {
+  target_socket.register_b_transport(this, &TileMemory::b_transport);
+  target_socket.register_transport_dbg(this, &TileMemory::transport_dbg);
+}
+
+bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
+  const std::uint64_t addr = gp.get_address();
+  const std::uint64_t len = gp.get_data_length();
+  const std::uint64_t slot = addr / m_slot_stride, offset = addr % m_slot_stride;
+  if (slot >= m_storage.slot_count() || offset + len > m_slot_stride) return false;
+  if (gp.get_byte_enable_ptr()) return false;  // tile payloads move whole bytes
+  const auto s = static_cast<unsigned>(slot);
+  if (m_storage.size(s) < offset + len) m_storage.grow(s, offset + len);
+  if (gp.is_read()) {
+    std::memcpy(gp.get_data_ptr(), m_storage.data(s) + offset, len);
+  } else if (gp.is_write()) {
+    std::memcpy(m_storage.data(s) + offset, gp.get_data_ptr(), len);
+  }
+  return true;
+}
+
+void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (!move_data(gp)) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  const std::uint64_t now = sc_core::sc_time_stamp().value() / m_clock.period().value();
+  const std::uint64_t arrival = now + m_clock.to_cycles(delay);
+  const auto grant = m_ports.reserve(arrival, gp.get_address(), gp.get_data_length());
+  delay = m_clock.to_time(model::Cycles(grant.done)) - sc_core::sc_time_stamp();
+  (gp.is_read() ? m_bytes_read : m_bytes_written) += gp.get_data_length();
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int TileMemory::transport_dbg(tlm::tlm_generic_payload& gp) {
+  return move_data(gp) ? static_cast<unsigned int>(gp.get_data_length()) : 0;
+}
+
+}  // namespace ptosim::engines

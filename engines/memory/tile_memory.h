@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// TileMemory: a TLM-2.0 target holding tile payloads (a PE's Local memory or the Shared memory)
+// around model::TileStorage. Slot s occupies [s * slot_stride, (s + 1) * slot_stride). Access
+// timing (ports, banks, latency) comes from model::MemoryPortModel.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "engines/common/clocked.h"
+#include "model/memory/port_model.h"
+#include "model/state/tile_storage.h"
+
+namespace ptosim::engines {
+
+class TileMemory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<TileMemory> target_socket;
+
+  TileMemory(sc_core::sc_module_name name, unsigned slots, std::uint64_t slot_stride,
+             const model::MemoryParams& params, const model::ClockParams& clock);
+
+  std::uint64_t size_bytes() const { return std::uint64_t{m_storage.slot_count()} * m_slot_stride; }
+  std::uint64_t bytes_read() const { return m_bytes_read; }
+  std::uint64_t bytes_written() const { return m_bytes_written; }
+  const model::MemoryPortModel& ports() const { return m_ports; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
+  /// Copies between the payload and storage; returns false on an out-of-slot access.
+  bool move_data(tlm::tlm_generic_payload& gp);
+
+  Clocked m_clock;
+  std::uint64_t m_slot_stride;
+  model::TileStorage m_storage;
+  model::MemoryPortModel m_ports;
+  std::uint64_t m_bytes_read = 0;
+  std::uint64_t m_bytes_written = 0;
+};
+
+}  // namespace ptosim::engines

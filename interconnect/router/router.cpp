@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "interconnect/router/router.h"
+
+#include <stdexcept>
+
+namespace ptosim::interconnect {
+
+Router::Router(sc_core::sc_module_name name, sc_core::sc_time hop_latency)
+    : sc_core::sc_module(name), target_socket("target_socket"), initiator_socket("initiator_socket"),
+      m_hop_latency(hop_latency) {
+  target_socket.register_b_transport(this, &Router::b_transport);
+  target_socket.register_transport_dbg(this, &Router::transport_dbg);
+}
+
+void Router::map(unsigned index, model::AddressRange range, std::string target_name) {
+  for (const Route& r : m_routes)
+    if (r.range.overlaps(range))
+      throw std::invalid_argument("router " + std::string(name()) + ": range of " + target_name + " overlaps " + r.name);
+  m_routes.push_back(Route{range, index, std::move(target_name)});
+}
+
+const Router::Route* Router::decode(std::uint64_t addr, std::uint64_t len) const {
+  for (const Route& r : m_routes)
+    if (r.range.contains(addr, len)) return &r;
+  return nullptr;
+}
+
+void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const std::uint64_t addr = gp.get_address();
+  const Route* route = decode(addr, gp.get_data_length());
+  if (!route) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  ++m_transactions;
+  delay += m_hop_latency;
+  gp.set_address(addr - route->range.base);
+  initiator_socket[route->index]->b_transport(gp, delay);
+  gp.set_address(addr);
+}
+
+unsigned int Router::transport_dbg(int, tlm::tlm_generic_payload& gp) {
+  const std::uint64_t addr = gp.get_address();
+  const Route* route = decode(addr, gp.get_data_length());
+  if (!route) return 0;
+  gp.set_address(addr - route->range.base);
+  const unsigned int n = initiator_socket[route->index]->transport_dbg(gp);
+  gp.set_address(addr);
+  return n;
+}
+
+}  // namespace ptosim::interconnect

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "model/exec/payload_store.h"
+
+#include "model/state/tile_ref.h"
+
+namespace ptosim::model {
+
+PayloadStore::PayloadStore()
+    : m_local{TileStorage(kLocalTileCount), TileStorage(kLocalTileCount), TileStorage(kLocalTileCount),
+              TileStorage(kLocalTileCount)},
+      m_shared(kSharedTileCount) {}
+
+const std::uint8_t* PayloadStore::fragment(TileRef::Space space, unsigned slot, int pe) const {
+  return storage(space, pe).data(slot);
+}
+
+std::uint8_t* PayloadStore::fragment(TileRef::Space space, unsigned slot, int pe) { return storage(space, pe).data(slot); }
+
+std::size_t PayloadStore::fragment_size(TileRef::Space space, unsigned slot, int pe) const {
+  return storage(space, pe).size(slot);
+}
+
+void PayloadStore::reset(TileRef::Space space, unsigned slot, int pe, std::size_t bytes) {
+  storage(space, pe).reset(slot, bytes);
+}
+
+}  // namespace ptosim::model

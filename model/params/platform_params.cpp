@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "model/params/platform_params.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ptosim::model {
+
+namespace {
+
+constexpr const char* kClassNames[kSfuOpClassCount] = {"row_reduce", "row_minmax", "col_reduce", "col_minmax", "expand",
+                                                       "expand_arith", "expand_div", "expand_expdif", "generate"};
+
+std::string format_number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+}  // namespace
+
+const char* sfu_op_class_name(SfuOpClass c) { return kClassNames[static_cast<int>(c)]; }
+
+SfuParams::SfuParams() {
+  // Calibration to the A2/A3 cost-model figures of docs/timing-model.md (64-row tiles, one
+  // 256-byte repeat per row): startup + per-repeat cost.
+  auto set = [this](SfuOpClass c, double startup, double per_repeat, bool per_lane) {
+    classes[static_cast<int>(c)] = SfuClassParams{startup, per_repeat, per_lane};
+  };
+  set(SfuOpClass::RowReduce, 12, 7.5, false);      // TROWSUM FP32 64x64: 492
+  set(SfuOpClass::RowMinMax, 12, 7.3, false);      // TROWMAX FP32 64x64: 480
+  set(SfuOpClass::ColReduce, 15, 19.5, false);     // TCOLSUM FP32 64x64: 1263
+  set(SfuOpClass::ColMinMax, 17, 17.5, false);     // TCOLMAX FP32 64x64: 1137
+  set(SfuOpClass::Expand, 13, 14.375, false);      // TROWEXPAND FP32 64x64: 933
+  set(SfuOpClass::ExpandArith, 6, 2.07, false);    // vector add: 5.9 + 2.07 r
+  set(SfuOpClass::ExpandDiv, 13, 4, true);         // div: FP32 13 + 4 r, FP16 13 + 8 r
+  set(SfuOpClass::ExpandExpDif, 18, 2.07 + 2, true);  // sub then exp (12 + 2 r FP32)
+  set(SfuOpClass::Generate, 6, 2.07, false);       // assumption: a copy-class stream
+}
+
+double ParamInfo::get() const {
+  switch (kind) {
+    case Kind::Integer: return static_cast<double>(*static_cast<std::uint64_t*>(field));
+    case Kind::Real: return *static_cast<double*>(field);
+    case Kind::Boolean: return *static_cast<bool*>(field) ? 1 : 0;
+  }
+  return 0;
+}
+
+void ParamInfo::set(double value) const {
+  switch (kind) {
+    case Kind::Integer: *static_cast<std::uint64_t*>(field) = static_cast<std::uint64_t>(value); return;
+    case Kind::Real: *static_cast<double*>(field) = value; return;
+    case Kind::Boolean: *static_cast<bool*>(field) = value != 0; return;
+  }
+}
+
+std::vector<ParamInfo> param_table(PlatformParams& p) {
+  using K = ParamInfo::Kind;
+  std::vector<ParamInfo> t;
+  auto integer = [&t](std::string key, const char* unit, const char* doc, double lo, double hi, std::uint64_t* f) {
+    t.push_back(ParamInfo{std::move(key), unit, doc, lo, hi, K::Integer, f});
+  };
+  auto real = [&t](std::string key, const char* unit, const char* doc, double lo, double hi, double* f) {
+    t.push_back(ParamInfo{std::move(key), unit, doc, lo, hi, K::Real, f});
+  };
+  auto boolean = [&t](std::string key, const char* doc, bool* f) {
+    t.push_back(ParamInfo{std::move(key), "bool", doc, 0, 1, K::Boolean, f});
+  };
+  integer("clock.period_ps", "ps", "clock period of every block", 1, 1e6, &p.clock.period_ps);
+  integer("dispatch.decode_cycles", "cycles", "decode cost per bundle instruction", 0, 1e6, &p.dispatch.decode_cycles);
+  integer("dispatch.preflight_cycles", "cycles", "legality preflight and allocation per bundle", 0, 1e6,
+          &p.dispatch.preflight_cycles);
+  integer("dispatch.issue_queue_depth", "commands", "commands waiting per engine", 1, 1024,
+          &p.dispatch.issue_queue_depth);
+  integer("dispatch.reorder_depth", "bundles", "bundles in flight before in-order retirement", 1, 4096,
+          &p.dispatch.reorder_depth);
+  integer("sfu.repeat_bytes", "bytes", "bytes per vector repeat", 1, 65536, &p.sfu.repeat_bytes);
+  integer("sfu.bytes_per_cycle", "bytes/cycle", "SFU datapath width (per-repeat costs scale with 128 / this)", 1,
+          65536, &p.sfu.bytes_per_cycle);
+  integer("sfu.burst_bytes", "bytes", "SFU memory request size", 1, 65536, &p.sfu.burst_bytes);
+  for (int c = 0; c < kSfuOpClassCount; ++c) {
+    const std::string base = std::string("sfu.class.") + kClassNames[c] + ".";
+    real(base + "startup_cycles", "cycles", "startup paid when the SFU starts this class from idle", 0, 1e6,
+         &p.sfu.classes[c].startup_cycles);
+    real(base + "cycles_per_repeat", "cycles", "cost of one repeat at 128 bytes/cycle (32-bit lanes if per_lane)", 0,
+         1e6, &p.sfu.classes[c].cycles_per_repeat);
+    boolean(base + "per_lane", "per-repeat cost scales with lanes per repeat (32 / element bits)",
+            &p.sfu.classes[c].per_lane);
+  }
+  integer("cube.fill_cycles", "cycles", "pipeline fill/drain per CUBE command", 0, 1e6, &p.cube.fill_cycles);
+  integer("cube.k_tile_bytes", "bytes", "K bytes per fractal step (kt = this / element bytes)", 1, 4096,
+          &p.cube.k_tile_bytes);
+  integer("cube.cycles_per_fractal_32bit", "cycles", "cycles per 16 x kt x 16 fractal, 32-bit inputs", 1, 1024,
+          &p.cube.cycles_per_fractal_32bit);
+  integer("cube.cycles_per_fractal_16bit", "cycles", "cycles per fractal, 16- and 8-bit inputs", 1, 1024,
+          &p.cube.cycles_per_fractal_16bit);
+  integer("cube.cycles_per_fractal_4bit", "cycles", "cycles per fractal, 4-bit inputs", 1, 1024,
+          &p.cube.cycles_per_fractal_4bit);
+  integer("cube.burst_bytes", "bytes", "CUBE memory request size", 1, 65536, &p.cube.burst_bytes);
+  for (int m = 0; m < 2; ++m) {
+    MemoryParams& mp = m == 0 ? p.local_memory : p.shared_memory;
+    const std::string base = m == 0 ? "local_memory." : "shared_memory.";
+    integer(base + "banks", "banks", "interleaved banks", 1, 1024, &mp.banks);
+    integer(base + "bank_width_bytes", "bytes", "bank interleave granule", 1, 65536, &mp.bank_width_bytes);
+    integer(base + "ports", "ports", "concurrent accesses", 1, 64, &mp.ports);
+    integer(base + "bytes_per_cycle", "bytes/cycle", "bandwidth of one port", 1, 65536, &mp.bytes_per_cycle);
+    integer(base + "access_latency_cycles", "cycles", "latency of an access once it holds a port", 0, 1e6,
+            &mp.access_latency_cycles);
+  }
+  integer("interconnect.hop_cycles", "cycles", "router latency per request", 0, 1e6, &p.interconnect_hop_cycles);
+  return t;
+}
+
+std::vector<std::string> PlatformParams::validate() const {
+  std::vector<std::string> errors;
+  PlatformParams copy = *this;
+  for (const ParamInfo& info : param_table(copy)) {
+    const double v = info.get();
+    if (!std::isfinite(v) || v < info.min || v > info.max)
+      errors.push_back(info.key + ": " + format_number(v) + " is outside [" + format_number(info.min) + ", " +
+                       format_number(info.max) + "]");
+  }
+  return errors;
+}
+
+}  // namespace ptosim::model

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// PlatformParams: every timing and structure parameter of the platform, with its default (the
+// Ascend A2/A3-class calibration of docs/timing-model.md). Parameters never change results.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptosim::model {
+
+/// SFU operation classes that have their own startup and per-repeat cost.
+enum class SfuOpClass : std::uint8_t {
+  RowReduce,     ///< TROWSUM/PROD
+  RowMinMax,     ///< TROWMAX/MIN/ARGMAX/ARGMIN
+  ColReduce,     ///< TCOLSUM/PROD
+  ColMinMax,     ///< TCOLMAX/MIN/ARGMAX/ARGMIN
+  Expand,        ///< TROWEXPAND/TCOLEXPAND copies
+  ExpandArith,   ///< broadcast ADD/SUB/MUL/MAX/MIN
+  ExpandDiv,     ///< broadcast DIV
+  ExpandExpDif,  ///< EXPDIF (subtract + exp)
+  Generate,      ///< TCI, TTRI, TFILLPAD, TCONCAT, THISTOGRAM
+};
+constexpr int kSfuOpClassCount = 9;
+const char* sfu_op_class_name(SfuOpClass c);
+
+struct SfuClassParams {
+  double startup_cycles = 0;     ///< paid when a command starts on an idle SFU (not when streaming back to back)
+  double cycles_per_repeat = 0;  ///< per repeat at the reference width (sfu.bytes_per_cycle = 128), 32-bit lanes
+  bool per_lane = false;         ///< cost grows with lanes per repeat (x 32 / element bits): EXP, DIV
+};
+
+struct ClockParams {
+  std::uint64_t period_ps = 541;  ///< 1.85 GHz
+};
+
+struct DispatchParams {
+  std::uint64_t decode_cycles = 1;        ///< per bundle instruction word
+  std::uint64_t preflight_cycles = 2;     ///< per bundle (legality + allocation)
+  std::uint64_t issue_queue_depth = 4;    ///< commands waiting per engine
+  std::uint64_t reorder_depth = 16;       ///< bundles in flight before in-order retirement
+};
+
+struct SfuParams {
+  std::uint64_t repeat_bytes = 256;        ///< bytes per vector repeat
+  std::uint64_t bytes_per_cycle = 128;     ///< datapath width; cycles_per_repeat scale with 128 / this
+  std::uint64_t burst_bytes = 256;         ///< memory request size
+  SfuClassParams classes[kSfuOpClassCount];
+  SfuParams();
+  const SfuClassParams& of(SfuOpClass c) const { return classes[static_cast<int>(c)]; }
+};
+
+struct CubeParams {
+  std::uint64_t fill_cycles = 6;              ///< pipeline fill/drain per command
+  std::uint64_t k_tile_bytes = 32;            ///< kt = k_tile_bytes / sizeof(A element)
+  std::uint64_t cycles_per_fractal_16bit = 1; ///< cpr for 16-bit and 8-bit inputs
+  std::uint64_t cycles_per_fractal_32bit = 2; ///< cpr for 32-bit inputs
+  std::uint64_t cycles_per_fractal_4bit = 1;  ///< cpr for 4-bit inputs
+  std::uint64_t burst_bytes = 512;            ///< operand/result memory request size
+};
+
+struct MemoryParams {
+  std::uint64_t banks = 16;
+  std::uint64_t bank_width_bytes = 64;      ///< interleave granule
+  std::uint64_t ports = 2;
+  std::uint64_t bytes_per_cycle = 256;      ///< per port
+  std::uint64_t access_latency_cycles = 2;
+};
+
+/// Shared memory defaults: one port, longer latency (assumption: an L1-like buffer).
+inline MemoryParams default_shared_memory() { return MemoryParams{16, 64, 1, 128, 8}; }
+
+struct PlatformParams {
+  ClockParams clock;
+  DispatchParams dispatch;
+  SfuParams sfu;
+  CubeParams cube;
+  MemoryParams local_memory;
+  MemoryParams shared_memory = default_shared_memory();
+  std::uint64_t interconnect_hop_cycles = 1;
+
+  /// Every violated constraint, as "key: reason".
+  std::vector<std::string> validate() const;
+};
+
+/// One configurable parameter: its dotted key, unit, description and legal range, bound to a field.
+struct ParamInfo {
+  std::string key;  ///< e.g. "sfu.bytes_per_cycle", "sfu.class.row_reduce.startup_cycles"
+  const char* unit;
+  const char* description;
+  double min;
+  double max;
+  enum class Kind { Integer, Real, Boolean } kind;
+  void* field;  ///< std::uint64_t*, double* or bool* according to kind
+
+  double get() const;
+  void set(double value) const;
+};
+
+/// Every parameter of `p` (keys in documentation order), bound to its fields.
+std::vector<ParamInfo> param_table(PlatformParams& p);
+
+}  // namespace ptosim::model

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "model/plan/preflight_support.h"
+
+#include <string>
+
+#include "model/numeric/scalar_ops.h"
+#include "model/state/element_access.h"
+
+namespace ptosim::model {
+
+Result<std::optional<std::uint32_t>> resolve_lb(const Bundle& b, const TileState& s, int index) {
+  const DimField& f = b.lb[index];
+  if (!f.present) return std::optional<std::uint32_t>{};
+  const PeMask mask = b.mask();
+  std::optional<std::uint32_t> value;
+  for (int pe = 0; pe < kPeCount; ++pe) {
+    if (!mask.has(pe)) continue;
+    const auto v = static_cast<std::uint32_t>((s.gpr(pe, f.reg) + f.imm) & 0xFFFF);
+    if (value && *value != v)
+      return fault(FaultCode::TileLegality, "LB" + std::to_string(index) + " resolves to different values on the participating PEs (" +
+                                                std::to_string(*value) + " vs " + std::to_string(v) + " on PE" +
+                                                std::to_string(pe) + ")");
+    value = v;
+  }
+  return value;
+}
+
+Result<SourceOperand> local_source(const TileState& s, unsigned selector, PeMask mask, const char* role) {
+  const TileRef ref = TileRef::local(selector);
+  const LocalTile& t = s.local(selector);
+  if (!t.allocated) return fault(FaultCode::TileLegality, std::string(role) + " " + ref.name() + " is not allocated");
+  for (int pe = 0; pe < kPeCount; ++pe)
+    if (mask.has(pe) && !t.desc.pe_mask.has(pe))
+      return fault(FaultCode::TileLegality, std::string(role) + " " + ref.name() + " holds no payload fragment on PE" +
+                                                std::to_string(pe));
+  return SourceOperand{ref, s.physical_index(selector), t.desc};
+}
+
+std::array<std::array<std::uint64_t, 3>, kPeCount> read_scalars(const Bundle& b, const TileState& s, PeMask mask) {
+  std::array<std::array<std::uint64_t, 3>, kPeCount> values{};
+  if (!b.ior) return values;
+  for (int pe = 0; pe < kPeCount; ++pe)
+    if (mask.has(pe))
+      for (int i = 0; i < 3; ++i) values[pe][i] = s.gpr(pe, b.ior->src[i]);
+  return values;
+}
+
+std::optional<std::uint64_t> pad_encoding(const Bundle& b, DataType t) {
+  if (!b.datr) return std::nullopt;
+  switch (b.datr->pad_or_byte_id & 3) {
+    case 0: return numeric::zero(t);
+    case 1: return numeric::pad_max(t);
+    case 2: return numeric::pad_min(t);
+    default: return std::nullopt;
+  }
+}
+
+void write_padding(const DestOperand& d, std::uint8_t* bytes) {
+  if (!d.pad || d.defines_whole_tile) return;
+  const TileDescriptor& t = d.desc;
+  for (std::uint32_t r = 0; r < t.rows; ++r)
+    for (std::uint32_t c = 0; c < t.cols; ++c)
+      if (r >= t.valid_rows || c >= t.valid_cols) store_element(t, bytes, r, c, *d.pad);
+}
+
+Definedness result_definedness(const DestOperand& d) {
+  const TileDescriptor& t = d.desc;
+  if (d.defines_whole_tile || d.pad) return Definedness(t.element_count(), 1);
+  Definedness defined(t.element_count(), 0);
+  for (std::uint32_t r = 0; r < t.valid_rows; ++r)
+    for (std::uint32_t c = 0; c < t.valid_cols; ++c) defined[std::uint64_t{r} * t.cols + c] = 1;
+  return defined;
+}
+
+}  // namespace ptosim::model

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Building blocks every operation preflight uses: LB resolution from GPRs, source lookup, B.IOR
+// scalar reads, PadValue resolution, and the padding/definedness rule of new destinations.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "model/bundle/bundle.h"
+#include "model/common/result.h"
+#include "model/plan/exec_plan.h"
+#include "model/state/tile_state.h"
+
+namespace ptosim::model {
+
+/// LB`index` of the bundle: nullopt when absent, else (GPR[reg] + imm) mod 2^16. Every
+/// participating PE reads its own GPR; they must agree (descriptors are per core), else TileLegality.
+Result<std::optional<std::uint32_t>> resolve_lb(const Bundle& b, const TileState& s, int index);
+
+/// The Local source named by a B.IOT selector (0..63); TileLegality when it is not allocated or its
+/// payload is not held by every PE of `mask`.
+Result<SourceOperand> local_source(const TileState& s, unsigned selector, PeMask mask, const char* role);
+
+/// B.IOR RegSrc0..2 values from each PE of `mask` (zero when B.IOR is omitted).
+std::array<std::array<std::uint64_t, 3>, kPeCount> read_scalars(const Bundle& b, const TileState& s, PeMask mask);
+
+/// PadValue of B.DATR for a destination of type `t`: omitted B.DATR or code 11 -> nullopt (Null);
+/// 00 Zero, 01 Max, 10 Min -> that encoding (finite Max/Min table).
+std::optional<std::uint64_t> pad_encoding(const Bundle& b, DataType t);
+
+/// Writes the padding encoding of `d` at every physical element outside the valid rectangle.
+void write_padding(const DestOperand& d, std::uint8_t* bytes);
+/// The definedness a destination publishes: valid rectangle, plus padding unless it is Null.
+Definedness result_definedness(const DestOperand& d);
+
+}  // namespace ptosim::model

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "model/sfu/sfu_timing.h"
+
+#include <cmath>
+
+namespace ptosim::model {
+
+SfuOpClass sfu_op_class(Operation op) {
+  switch (op) {
+    case Operation::TROWSUM: case Operation::TROWPROD: return SfuOpClass::RowReduce;
+    case Operation::TROWMAX: case Operation::TROWMIN: case Operation::TROWARGMAX: case Operation::TROWARGMIN:
+      return SfuOpClass::RowMinMax;
+    case Operation::TCOLSUM: case Operation::TCOLPROD: return SfuOpClass::ColReduce;
+    case Operation::TCOLMAX: case Operation::TCOLMIN: case Operation::TCOLARGMAX: case Operation::TCOLARGMIN:
+      return SfuOpClass::ColMinMax;
+    case Operation::TROWEXPAND: case Operation::TCOLEXPAND: return SfuOpClass::Expand;
+    case Operation::TROWEXPANDDIV: case Operation::TCOLEXPANDDIV: return SfuOpClass::ExpandDiv;
+    case Operation::TROWEXPANDEXPDIF: case Operation::TCOLEXPANDEXPDIF: return SfuOpClass::ExpandExpDif;
+    case Operation::TROWEXPANDADD: case Operation::TROWEXPANDSUB: case Operation::TROWEXPANDMUL:
+    case Operation::TROWEXPANDMAX: case Operation::TROWEXPANDMIN: case Operation::TCOLEXPANDADD:
+    case Operation::TCOLEXPANDSUB: case Operation::TCOLEXPANDMUL: case Operation::TCOLEXPANDMAX:
+    case Operation::TCOLEXPANDMIN:
+      return SfuOpClass::ExpandArith;
+    default: return SfuOpClass::Generate;
+  }
+}
+
+std::uint64_t sfu_repeats(const ExecPlan& plan, const SfuParams& p) {
+  const SfuOpClass c = sfu_op_class(plan.op);
+  const bool by_source = c == SfuOpClass::RowReduce || c == SfuOpClass::RowMinMax || c == SfuOpClass::ColReduce ||
+                         c == SfuOpClass::ColMinMax;
+  const TileDescriptor& d = by_source && !plan.sources.empty() ? plan.sources[0].desc : plan.dests[0].desc;
+  const std::uint64_t row_bytes = (std::uint64_t{d.valid_cols} * element_bits(d.dtype) + 7) / 8;
+  const std::uint64_t per_row = (row_bytes + p.repeat_bytes - 1) / p.repeat_bytes;
+  return std::uint64_t{d.valid_rows} * per_row;
+}
+
+Cycles sfu_compute_cycles(const ExecPlan& plan, const SfuParams& p, bool from_idle) {
+  const SfuClassParams& c = p.of(sfu_op_class(plan.op));
+  double per_repeat = c.cycles_per_repeat * 128.0 / static_cast<double>(p.bytes_per_cycle);
+  if (c.per_lane) per_repeat *= 32.0 / element_bits(plan.dtype);
+  const double cycles = (from_idle ? c.startup_cycles : 0.0) + per_repeat * static_cast<double>(sfu_repeats(plan, p));
+  return Cycles(static_cast<std::uint64_t>(std::ceil(cycles)));
+}
+
+}  // namespace ptosim::model

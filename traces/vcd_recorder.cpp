@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "traces/vcd_recorder.h"
+
+
+namespace ptosim::traces {
+
+namespace {
+
+// VCD identifier codes: printable characters 33..126, base 94.
+std::string code_of(std::size_t index) {
+  std::string code;
+  do {
+    code.push_back(static_cast<char>(33 + index % 94));
+    index /= 94;
+  } while (index != 0);
+  return code;
+}
+
+std::vector<std::string> split_scope(const std::string& scope) {
+  std::vector<std::string> parts;
+  std::string part;
+  for (char c : scope) {
+    if (c == '.') {
+      if (!part.empty()) parts.push_back(part);
+      part.clear();
+    } else {
+      part.push_back(c);
+    }
+  }
+  if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+}  // namespace
+
+int VcdRecorder::declare(const std::string& scope, const std::string& name, unsigned width) {
+  m_signals.push_back(Signal{scope, name, width, code_of(m_signals.size())});
+  return static_cast<int>(m_signals.size() - 1);
+}
+
+bool VcdRecorder::open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
+                       std::uint64_t window_end_ps) {
+  m_out.open(path);
+  if (!m_out) return false;
+  m_begin = window_begin_ps;
+  m_end = window_end_ps;
+  m_out << "$comment " << timescale_comment << " $end\n$timescale 1ps $end\n";
+  // Scopes in declaration order, nested by their dotted paths.
+  std::vector<std::string> open_scopes;
+  for (const Signal& s : m_signals) {
+    const auto parts = split_scope(s.scope);
+    std::size_t common = 0;
+    while (common < open_scopes.size() && common < parts.size() && open_scopes[common] == parts[common]) ++common;
+    while (open_scopes.size() > common) {
+      m_out << "$upscope $end\n";
+      open_scopes.pop_back();
+    }
+    for (std::size_t i = common; i < parts.size(); ++i) {
+      m_out << "$scope module " << parts[i] << " $end\n";
+      open_scopes.push_back(parts[i]);
+    }
+    m_out << "$var wire " << s.width << ' ' << s.code << ' ' << s.name;
+    if (s.width > 1) m_out << " [" << s.width - 1 << ":0]";
+    m_out << " $end\n";
+  }
+  while (!open_scopes.empty()) {
+    m_out << "$upscope $end\n";
+    open_scopes.pop_back();
+  }
+  m_out << "$enddefinitions $end\n";
+  if (m_begin == 0) start_body();
+  return true;
+}
+
+void VcdRecorder::write_value(const Signal& s) {
+  if (s.width == 1) {
+    m_out << (s.value & 1) << s.code << '\n';
+    return;
+  }
+  std::string bits;
+  std::uint64_t v = s.value;
+  do {
+    bits.insert(bits.begin(), static_cast<char>('0' + (v & 1)));
+    v >>= 1;
+  } while (v != 0);
+  m_out << 'b' << bits << ' ' << s.code << '\n';
+}
+
+void VcdRecorder::start_body() {
+  m_out << "#" << m_begin << "\n$dumpvars\n";
+  for (const Signal& s : m_signals) write_value(s);
+  m_out << "$end\n";
+  m_last_time = m_begin;
+  m_body_started = true;
+}
+
+void VcdRecorder::change(int id, std::uint64_t value, std::uint64_t time_ps) {
+  Signal& s = m_signals[static_cast<std::size_t>(id)];
+  s.value = value;
+  if (!m_out.is_open() || time_ps > m_end) return;
+  if (!m_body_started) {
+    if (time_ps < m_begin) return;  // folded into the initial values
+    start_body();
+  }
+  if (time_ps != m_last_time) {
+    m_out << '#' << time_ps << '\n';
+    m_last_time = time_ps;
+  }
+  write_value(s);
+}
+
+void VcdRecorder::close(std::uint64_t end_time_ps) {
+  if (!m_out.is_open()) return;
+  if (!m_body_started) start_body();
+  const std::uint64_t end = end_time_ps < m_end ? end_time_ps : m_end;
+  if (end > m_last_time) m_out << '#' << end << '\n';
+  m_out.close();
+}
+
+}  // namespace ptosim::traces

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// VcdRecorder: a change-driven VCD writer. Modules report value changes of their observable state
+// (busy flags, opcodes, queue depths) as they happen; nothing is sampled, so tracing costs only
+// what changes. An optional time window keeps long runs' traces small.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace ptosim::traces {
+
+class VcdRecorder {
+ public:
+  /// Signals are declared before the first change; `scope` is a dotted path ("top.sfu").
+  int declare(const std::string& scope, const std::string& name, unsigned width);
+
+  /// Opens the output and writes the header; changes before `window_begin_ps` are folded into the
+  /// initial values, changes after `window_end_ps` are dropped.
+  bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
+            std::uint64_t window_end_ps);
+  void change(int id, std::uint64_t value, std::uint64_t time_ps);
+  void close(std::uint64_t end_time_ps);
+
+  struct Signal {
+    std::string scope;
+    std::string name;
+    unsigned width;
+    std::string code;
+    std::uint64_t value = 0;
+  };
+  const std::vector<Signal>& signals() const { return m_signals; }
+  bool is_open() const { return m_out.is_open(); }
+
+ private:
+  void write_value(const Signal& s);
+  void start_body();
+
+  std::vector<Signal> m_signals;
+  std::ofstream m_out;
+  std::uint64_t m_begin = 0;
+  std::uint64_t m_end = ~std::uint64_t{0};
+  std::uint64_t m_last_time = 0;
+  bool m_body_started = false;
+};
+
+/// A value a module owns and reports to a recorder when it changes.
+class TracedValue {
+ public:
+  void attach(VcdRecorder* rec, int id) { m_rec = rec; m_id = id; }
+  void set(std::uint64_t v, std::uint64_t time_ps) {
+    if (v == m_value) return;
+    m_value = v;
+    if (m_rec) m_rec->change(m_id, v, time_ps);
+  }
+  std::uint64_t get() const { return m_value; }
+
+ private:
+  VcdRecorder* m_rec = nullptr;
+  int m_id = -1;
+  std::uint64_t m_value = 0;
+};
+
+}  // namespace ptosim::traces
