@@ -20,6 +20,7 @@ struct SourceLoc {
   std::string file;
   int line = 0;    ///< 1-based; 0 = unknown
   int column = 0;  ///< 1-based; 0 = unknown
+  std::int64_t offset = -1;  ///< byte offset of the instruction in a binary image; -1 = not from a binary
 };
 
 /// One LB written by B.DIM (value = GPR[reg] + imm, truncated to 16 bits, resolved at preflight
@@ -100,6 +101,7 @@ struct Bundle {
   bool terminated = false;              ///< an effective B.IOT with L=1 closed the binding list
 
   SourceLoc loc;  ///< location of the BSTART
+  int index = 0;  ///< 0-based number of the block in its program (BSTARTs accepted before it)
 
   /// True when the block bound nothing effective but saw a zero-mask binding: a strict no-op.
   bool is_strict_noop() const { return iot.empty() && ios.empty() && zero_mask_binding_seen; }
