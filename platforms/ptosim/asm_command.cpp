@@ -1,19 +1,160 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// ptosim asm / ptosim disasm (owned by the bundle front end work; placeholder until it lands).
+// ptosim asm / ptosim disasm: bundle assembly text <-> binary, with canonical disassembly.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
 
+#include "model/bundle/assembler.h"
+#include "model/bundle/disassembler.h"
+#include "model/bundle/encoding.h"
 #include "platforms/ptosim/commands.h"
 
 namespace ptosim::platforms {
 
-int asm_command(const Args&) {
-  std::cerr << "ptosim asm: not available in this build yet\n";
-  return 2;
+using namespace ptosim::model;
+
+namespace {
+
+void asm_usage(std::ostream& os) {
+  os << "usage: ptosim asm FILE.s [-o FILE.bin] [--hex]\n"
+        "  Assembles bundle assembly (docs/assembly.md).\n"
+        "  -o FILE.bin  write the binary (little-endian units, 64-bit forms low word first)\n"
+        "  --hex        print one line per instruction: its encoding in hex (4, 8 or 16 digits),\n"
+        "               two spaces, then its canonical assembly\n"
+        "  At least one of -o and --hex is required. Errors are reported as file:line:column and\n"
+        "  exit with status 1; instructions with reserved field values are assembled with a warning.\n";
 }
 
-int disasm_command(const Args&) {
-  std::cerr << "ptosim disasm: not available in this build yet\n";
-  return 2;
+void disasm_usage(std::ostream& os) {
+  os << "usage: ptosim disasm FILE.bin [--hex]\n"
+        "  Prints the canonical assembly of every instruction, one per line.\n"
+        "  --hex  prefix each line with its encoding in hex and two spaces (as ptosim asm --hex)\n"
+        "  Words that match no modelled form, or carry reserved values, print as\n"
+        "  '.word 0x...  ; <reason>', which assembles back to the same bits.\n";
+}
+
+std::optional<std::string> read_file(const std::string& path, const char* command) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "ptosim " << command << ": cannot read '" << path << "': " << std::strerror(errno) << "\n";
+    return std::nullopt;
+  }
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// Command-line options of asm and disasm.
+struct Options {
+  std::string input;
+  std::string output;
+  bool hex = false;
+  bool help = false;
+};
+
+/// Parses "FILE [options]"; nullopt (after a message) when they are unusable.
+std::optional<Options> parse_options(const Args& args, bool allow_output, const char* command,
+                                     void (*usage)(std::ostream&)) {
+  Options o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "--hex") {
+      o.hex = true;
+    } else if (allow_output && a == "-o") {
+      if (i + 1 == args.size()) {
+        std::cerr << "ptosim " << command << ": -o needs a file name\n";
+        return std::nullopt;
+      }
+      o.output = args[++i];
+    } else if (!a.empty() && a[0] == '-') {
+      std::cerr << "ptosim " << command << ": unknown option '" << a << "'\n";
+      usage(std::cerr);
+      return std::nullopt;
+    } else if (o.input.empty()) {
+      o.input = a;
+    } else {
+      std::cerr << "ptosim " << command << ": more than one input file ('" << o.input << "', '" << a << "')\n";
+      return std::nullopt;
+    }
+  }
+  if (!o.help && o.input.empty()) {
+    std::cerr << "ptosim " << command << ": missing input file\n";
+    usage(std::cerr);
+    return std::nullopt;
+  }
+  return o;
+}
+
+}  // namespace
+
+int asm_command(const Args& args) {
+  const auto options = parse_options(args, true, "asm", asm_usage);
+  if (!options) return 2;
+  if (options->help) {
+    asm_usage(std::cout);
+    return 0;
+  }
+  if (options->output.empty() && !options->hex) {
+    std::cerr << "ptosim asm: nothing to do: give -o FILE.bin and/or --hex\n";
+    return 2;
+  }
+  const auto text = read_file(options->input, "asm");
+  if (!text) return 1;
+  const Assembly program = assemble(*text, options->input);
+  for (const AsmError& e : program.errors) std::cerr << format_error(e) << "\n";
+  if (!program.ok()) return 1;
+
+  std::vector<std::uint8_t> binary;
+  std::ostringstream hex;
+  for (const Instruction& inst : program.instructions) {
+    const Result<Encoding> encoding = encode(inst.body);
+    if (!encoding) {
+      std::cerr << format_location(inst.loc) << ": error: " << encoding.fault().rule << "\n";
+      return 1;
+    }
+    if (const Status illegal = validate(inst.body))
+      std::cerr << format_location(inst.loc) << ": warning: assembled an instruction that raises Fault_"
+                << fault_code_name(illegal->code) << ": " << illegal->rule << "\n";
+    append_bytes(*encoding, binary);
+    hex << hex_digits(*encoding) << "  " << disassemble(inst.body) << "\n";
+  }
+  if (!options->output.empty()) {
+    std::ofstream out(options->output, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(binary.data()), static_cast<std::streamsize>(binary.size()));
+    if (!out) {
+      std::cerr << "ptosim asm: cannot write '" << options->output << "': " << std::strerror(errno) << "\n";
+      return 1;
+    }
+  }
+  if (options->hex) std::cout << hex.str();
+  return 0;
+}
+
+int disasm_command(const Args& args) {
+  const auto options = parse_options(args, false, "disasm", disasm_usage);
+  if (!options) return 2;
+  if (options->help) {
+    disasm_usage(std::cout);
+    return 0;
+  }
+  const auto bytes = read_file(options->input, "disasm");
+  if (!bytes) return 1;
+  const DecodedProgram program = decode_program(std::vector<std::uint8_t>(bytes->begin(), bytes->end()), options->input);
+  for (const Instruction& inst : program.instructions) {
+    if (options->hex) std::cout << hex_digits(*encode(inst.body)) << "  ";
+    std::cout << disassemble(inst.body) << "\n";
+  }
+  if (program.error) {
+    std::cerr << options->input << ": error: " << *program.error << "\n";
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace ptosim::platforms
