@@ -1,60 +1,88 @@
 // SPDX-License-Identifier: BSD-3-Clause
+// The bundle-level steps every SFU operation shares, in the order of the ASL's
+// ExecuteBundleTileOperationLocallyWithAcceptedApplicabilityRules, then the per-family schema.
 #include "model/sfu/sfu_preflight.h"
 
 #include <string>
 
 #include "model/numeric/scalar_ops.h"
 #include "model/plan/preflight_support.h"
+#include "model/sfu/sfu_preflight_detail.h"
 #include "model/state/element_access.h"
 
 namespace ptosim::model {
 
-namespace {
+namespace sfu_detail {
 
 Fault legality(std::string rule) { return fault(FaultCode::TileLegality, std::move(rule)); }
+Fault allocation(std::string rule) { return fault(FaultCode::TileAllocation, std::move(rule)); }
 
-// TileVecArithmeticDataTypeSupported (A16).
-bool a16(DataType t) {
-  switch (t) {
-    case DataType::FP64: case DataType::FP32: case DataType::TF32: case DataType::HF32:
-    case DataType::FP16: case DataType::BF16: case DataType::E4M3: case DataType::E5M2:
-    case DataType::S64: case DataType::S32: case DataType::S16: case DataType::S8:
-    case DataType::U64: case DataType::U32: case DataType::U16: case DataType::U8:
-      return true;
-    default:
-      return false;
+std::string element_name(std::uint32_t r, std::uint32_t c) {
+  return "[" + std::to_string(r) + "," + std::to_string(c) + "]";
+}
+
+std::string geometry(const TileDescriptor& d) {
+  return std::string(data_type_name(d.dtype)) + " " + std::to_string(d.valid_rows) + "x" +
+         std::to_string(d.valid_cols) + " of " + std::to_string(d.rows) + "x" + std::to_string(d.cols) + " " +
+         layout_name(d.layout);
+}
+
+Layout destination_layout(unsigned layout_code) {
+  switch (layout_code) {
+    case 1: case 18: case 28: return Layout::ColumnMajor;  // ND2DN, ZN2DN, NZ2DN
+    case 3: case 8: case 30: return Layout::ZN;            // ND2ZN, DN2ZN, NZ2ZN
+    case 4: case 9: case 20: return Layout::NZ;            // ND2NZ, DN2NZ, ZN2NZ
+    default: return Layout::RowMajor;                      // NORM, DN2ND, ZN2ND, NZ2ND
   }
 }
 
-bool is_row_reduction(Operation op) { return op >= Operation::TROWSUM && op <= Operation::TROWARGMIN && (op <= Operation::TROWPROD || op >= Operation::TROWARGMAX); }
-bool is_col_reduction(Operation op) { return op >= Operation::TCOLSUM && op <= Operation::TCOLARGMIN && (op <= Operation::TCOLPROD || op >= Operation::TCOLARGMAX); }
-bool is_arg(Operation op) {
-  return op == Operation::TROWARGMAX || op == Operation::TROWARGMIN || op == Operation::TCOLARGMAX ||
-         op == Operation::TCOLARGMIN;
+Preflight::Preflight(const Bundle& bundle, const TileState& state, const IPayloadReader* reader)
+    : b(bundle), s(state), values(reader), op(*bundle.op), type(*data_type_from_code(bundle.dtype_code)),
+      mask(bundle.mask()) {
+  for (const IotBinding& io : b.iot) {
+    if (io.has_destination && !operands.destination) operands.destination = &io;
+    for (unsigned i = 0; i < io.source_count; ++i)
+      if (operands.source_count < operands.sources.size()) operands.sources[operands.source_count++] = io.sources[i];
+      else ++operands.source_count;
+  }
+  plan.op = op;
+  plan.dtype = type;
+  plan.mask = mask;
 }
 
-// Only the fields named in `allowed` may be non-zero in a present B.DATR (catalog datr_contract).
-Status check_datr(const Bundle& b, bool pad_allowed) {
-  if (!b.datr) return std::nullopt;
-  const DatrFields& d = *b.datr;
-  if (d.cmode) return legality("B.DATR.CMode must be zero for " + b.mnemonic);
-  if (!pad_allowed && d.pad_or_byte_id) return legality("B.DATR.PadValueOrByteId must be zero for " + b.mnemonic);
-  if (d.sat) return legality("B.DATR.Sat must be zero for " + b.mnemonic);
-  if (d.canonicalize) return legality("B.DATR.Canonicalize must be zero for " + b.mnemonic);
-  if (d.dtype_code) return legality("B.DATR.DataType must be zero for " + b.mnemonic);
-  if (d.rmode) return legality("B.DATR.RMode must be zero for " + b.mnemonic);
-  if (d.layout) return legality("B.DATR.Layout must be zero for " + b.mnemonic);
+Result<std::array<std::optional<std::uint32_t>, 3>> Preflight::lbs() const {
+  std::array<std::optional<std::uint32_t>, 3> out;
+  for (int i = 0; i < 3; ++i) {
+    auto v = resolve_lb(b, s, i);
+    if (!v) return v.fault();
+    out[i] = *v;
+  }
+  return out;
+}
+
+Result<SourceOperand> Preflight::source(unsigned selector, const std::string& role) const {
+  return local_source(s, selector, mask, role.c_str());
+}
+
+Status Preflight::require_defined(const SourceOperand& src, const std::string& role) const {
+  const LocalTile& t = s.local(src.ref.index);
+  for (int pe = 0; pe < kPeCount; ++pe) {
+    if (!mask.has(pe)) continue;
+    for (std::uint32_t r = 0; r < t.desc.valid_rows; ++r)
+      for (std::uint32_t c = 0; c < t.desc.valid_cols; ++c)
+        if (!t.element_defined(pe, r, c))
+          return legality(role + " " + src.ref.name() + " element " + element_name(r, c) + " on PE" +
+                          std::to_string(pe) + " is undefined (its valid region must be defined)");
+  }
   return std::nullopt;
 }
 
-// Every element of the source's valid rectangle, on every participating PE, has a valid encoding.
-Status check_encodings(const SourceOperand& src, PeMask mask, const IPayloadReader* values, const char* role,
-                       std::vector<std::string>& skipped) {
+Status Preflight::require_valid_encodings(const SourceOperand& src, const std::string& role) {
   const DataType t = src.desc.dtype;
-  bool constrained = t == DataType::TF32 || t == DataType::HF32 || t == DataType::E3M2 || t == DataType::E2M3;
-  if (!constrained) return std::nullopt;
+  // Only these formats have encodings that are not values (numerics.md §2).
+  if (t != DataType::TF32 && t != DataType::HF32 && t != DataType::E3M2 && t != DataType::E2M3) return std::nullopt;
   if (!values) {
-    skipped.push_back(std::string("encoding validity of ") + role + " " + src.ref.name());
+    plan.skipped_checks.push_back("encoding validity of " + role + " " + src.ref.name());
     return std::nullopt;
   }
   for (int pe = 0; pe < kPeCount; ++pe) {
@@ -63,100 +91,174 @@ Status check_encodings(const SourceOperand& src, PeMask mask, const IPayloadRead
     for (std::uint32_t r = 0; r < src.desc.valid_rows; ++r)
       for (std::uint32_t c = 0; c < src.desc.valid_cols; ++c)
         if (!numeric::is_valid_encoding(t, load_element(src.desc, bytes, r, c)))
-          return legality(std::string(role) + " " + src.ref.name() + " element [" + std::to_string(r) + "," +
-                          std::to_string(c) + "] on PE" + std::to_string(pe) + " is an invalid " + data_type_name(t) +
-                          " encoding");
+          return legality(role + " " + src.ref.name() + " element " + element_name(r, c) + " on PE" +
+                          std::to_string(pe) + " is an invalid " + data_type_name(t) + " encoding");
   }
   return std::nullopt;
 }
 
-Status check_defined(const TileState& s, const SourceOperand& src, PeMask mask, const char* role) {
-  const LocalTile& t = s.local(src.ref.index);
+Status Preflight::require_generic_layout(const SourceOperand& src, const std::string& role) const {
+  if (is_cube_layout(src.desc.layout))
+    return legality(role + " " + src.ref.name() + " has the CUBE layout " + layout_name(src.desc.layout) +
+                    " (generic layouts only)");
+  return std::nullopt;
+}
+
+Result<DestOperand> Preflight::destination(DataType t, std::uint32_t valid_rows, std::uint32_t valid_cols,
+                                           std::uint32_t cols, Layout layout) const {
+  const IotBinding& io = *operands.destination;
+  const std::uint32_t capacity = size_code_bytes(io.size_code);
+  // Register and capacity with a descriptor of the same TSize and mask that is always legal.
+  TileDescriptor probe;
+  probe.dtype = DataType::U8;
+  probe.capacity_bytes = capacity;
+  probe.rows = 2;
+  probe.cols = capacity / 2;
+  probe.valid_rows = 1;
+  probe.valid_cols = 1;
+  probe.pe_mask = mask;
+  if (Status f = s.check_allocation({DestinationRequest{io.destination_hand, probe}})) return *f;
+
+  const std::string shape = std::to_string(valid_rows) + "x" + std::to_string(valid_cols) + " " +
+                            data_type_name(t) + " destination with Col " + std::to_string(cols);
+  const auto rows = derived_rows(t, capacity, cols);
+  if (!rows)
+    return allocation("TSize " + std::to_string(capacity) + " B cannot hold the " + shape +
+                      " (Col must be a power of two whose rows divide the TSize, at most 65535 rows)");
+  if (valid_rows > *rows || valid_cols > cols)
+    return allocation("TSize " + std::to_string(capacity) + " B gives " + std::to_string(*rows) +
+                      " rows; too small for the " + shape);
+  DestOperand d;
+  d.hand = io.destination_hand;
+  d.desc.dtype = t;
+  d.desc.capacity_bytes = capacity;
+  d.desc.rows = *rows;
+  d.desc.cols = cols;
+  d.desc.valid_rows = valid_rows;
+  d.desc.valid_cols = valid_cols;
+  d.desc.layout = layout;
+  d.desc.location = Location::Any;
+  d.desc.pe_mask = mask;
+  return d;
+}
+
+namespace {
+
+struct Schema {
+  unsigned sources;     ///< Local source operands
+  unsigned gpr_inputs;  ///< B.IOR RegSrc slots the operation consumes
+};
+
+bool is_expdif(Operation op) { return op == Operation::TROWEXPANDEXPDIF || op == Operation::TCOLEXPANDEXPDIF; }
+
+Schema schema_of(Operation op) {
+  switch (op) {
+    case Operation::TROWEXPAND: case Operation::TCOLEXPAND: return {1, 0};
+    case Operation::TROWEXPANDADD: case Operation::TROWEXPANDSUB: case Operation::TROWEXPANDMUL:
+    case Operation::TROWEXPANDDIV: case Operation::TROWEXPANDMAX: case Operation::TROWEXPANDMIN:
+    case Operation::TROWEXPANDEXPDIF: case Operation::TCOLEXPANDADD: case Operation::TCOLEXPANDSUB:
+    case Operation::TCOLEXPANDMUL: case Operation::TCOLEXPANDDIV: case Operation::TCOLEXPANDMAX:
+    case Operation::TCOLEXPANDMIN: case Operation::TCOLEXPANDEXPDIF: case Operation::TCONCAT:
+    case Operation::THISTOGRAM:
+      return {2, 0};
+    case Operation::TFILLPAD: return {1, 1};
+    case Operation::TCI: case Operation::TTRI: return {0, 2};
+    default: return {1, 0};  // reductions and ARG
+  }
+}
+
+// ASL BundleOperationBindingsComplete (with BundleOperationScalarBindingSchemaLegal): Fault_BundleControl.
+Status check_bindings_complete(const Preflight& p) {
+  const Schema schema = schema_of(p.op);
+  unsigned destinations = 0;
+  for (const IotBinding& io : p.b.iot) destinations += io.has_destination ? 1 : 0;
+  if (destinations != 1 || p.operands.source_count != schema.sources)
+    return fault(FaultCode::BundleControl,
+                 p.name() + " binds 1 destination and " + std::to_string(schema.sources) +
+                     " Local source(s); the block binds " + std::to_string(destinations) + " and " +
+                     std::to_string(p.operands.source_count));
+  if (!p.b.terminated)
+    return fault(FaultCode::BundleControl, "the B.IOT binding list of " + p.name() + " is not closed by 'last'");
+  if (p.b.ior) {
+    for (unsigned i = schema.gpr_inputs; i < 3; ++i)
+      if (p.b.ior->src[i] != 0)
+        return fault(FaultCode::BundleControl, "B.IOR RegSrc" + std::to_string(i) + " must be zero: " + p.name() +
+                                                   " consumes " + std::to_string(schema.gpr_inputs) + " GPR input(s)");
+    if (p.b.ior->dst != 0)
+      return fault(FaultCode::BundleControl, "B.IOR RegDst must be zero: " + p.name() + " writes no GPR");
+  }
+  return std::nullopt;
+}
+
+// ASL BundleOperationGPRBindingValuesLegal: the flag0 and diagonal GPR values, per participating PE.
+Status check_gpr_values(const Preflight& p) {
+  if (!p.b.ior || (p.op != Operation::TCI && p.op != Operation::TTRI)) return std::nullopt;
+  const auto scalars = read_scalars(p.b, p.s, p.mask);
+  const char* flag_role = p.op == Operation::TCI ? "direction" : "orientation";
   for (int pe = 0; pe < kPeCount; ++pe)
-    if (mask.has(pe) && !t.valid_region_defined(pe))
-      return legality(std::string(role) + " " + src.ref.name() + " has an undefined element in its valid region on PE" +
-                      std::to_string(pe));
+    if (p.mask.has(pe) && scalars[pe][1] > 1)
+      return legality("B.IOR RegSrc1 (" + p.name() + " " + flag_role + ") is " + std::to_string(scalars[pe][1]) +
+                      " on PE" + std::to_string(pe) + "; it must be exactly 0 or 1");
+  if (p.op == Operation::TTRI)
+    for (int pe = 0; pe < kPeCount; ++pe) {
+      const auto diagonal = static_cast<std::int64_t>(scalars[pe][0]);
+      if (p.mask.has(pe) && (diagonal < -65535 || diagonal > 65535))
+        return legality("B.IOR RegSrc0 (TTRI diagonal) is " + std::to_string(diagonal) + " on PE" +
+                        std::to_string(pe) + "; it must lie in -65535..65535");
+    }
   return std::nullopt;
 }
 
-// Row and column reductions and ARG (asl reduction-schema.asl, reduction-and-expansion.asl).
-Result<ExecPlan> preflight_reduction(const Bundle& b, const TileState& s, const IPayloadReader* values, DataType t) {
-  const bool row = is_row_reduction(*b.op);
-  if (b.iot.size() != 1 || !b.ios.empty())
-    return legality(b.mnemonic + " binds exactly one Local B.IOT and no B.IOS");
-  if (b.ior) return legality(b.mnemonic + " takes no B.IOR");
-  const IotBinding& io = b.iot[0];
-  if (io.source_count != 1 || !io.has_destination || !io.last)
-    return legality(b.mnemonic + " binding must be 'B.IOT Src, mask, last, ->Dst<size>'");
-  if (auto f = check_datr(b, true)) return *f;
-  if (!a16(t)) return legality(std::string(data_type_name(t)) + " is not a legal " + b.mnemonic + " DataType");
-
-  auto lb0 = resolve_lb(b, s, 0);
-  if (!lb0) return lb0.fault();
-  auto lb1 = resolve_lb(b, s, 1);
-  if (!lb1) return lb1.fault();
-  auto lb2 = resolve_lb(b, s, 2);
-  if (!lb2) return lb2.fault();
-  if (!*lb0) return legality("LB0 (source ValidCol) is required for " + b.mnemonic);
-  for (int i = 0; i < 3; ++i) {
-    const auto& v = i == 0 ? *lb0 : i == 1 ? *lb1 : *lb2;
-    if (v && *v == 0) return legality("LB" + std::to_string(i) + " must be non-zero");
-  }
-  const std::uint32_t vc = **lb0, vr = lb1->value_or(1), col = lb2->value_or(vc);
-
-  const PeMask mask = b.mask();
-  auto src = local_source(s, io.sources[0], mask, "source");
-  if (!src) return src.fault();
-  const TileDescriptor& sd = src->desc;
-  if (sd.layout != Layout::RowMajor) return legality("source " + src->ref.name() + " must be RowMajor");
-  if (sd.dtype != t)
-    return legality("source " + src->ref.name() + " is " + data_type_name(sd.dtype) + ", BSTART selects " + data_type_name(t));
-  if (sd.valid_rows != vr || sd.valid_cols != vc || sd.cols != col)
-    return legality("source " + src->ref.name() + " geometry " + std::to_string(sd.valid_rows) + "x" +
-                    std::to_string(sd.valid_cols) + " (Col " + std::to_string(sd.cols) + ") does not match LB geometry " +
-                    std::to_string(vr) + "x" + std::to_string(vc) + " (Col " + std::to_string(col) + ")");
-  if (auto f = check_defined(s, *src, mask, "source")) return *f;
-
-  ExecPlan plan;
-  plan.op = *b.op;
-  plan.dtype = t;
-  plan.mask = mask;
-  if (auto f = check_encodings(*src, mask, values, "source", plan.skipped_checks)) return *f;
-
-  SfuArgs args;
-  args.dst_dtype = is_arg(*b.op) ? DataType::U32 : t;
-  DestOperand dst;
-  dst.hand = io.destination_hand;
-  dst.desc.dtype = args.dst_dtype;
-  dst.desc.capacity_bytes = size_code_bytes(io.size_code);
-  dst.desc.cols = row ? 1 : col;
-  dst.desc.valid_rows = row ? vr : 1;
-  dst.desc.valid_cols = row ? 1 : vc;
-  dst.desc.layout = Layout::RowMajor;
-  dst.desc.location = Location::Any;
-  dst.desc.pe_mask = mask;
-  const auto rows = derived_rows(dst.desc.dtype, dst.desc.capacity_bytes, dst.desc.cols);
-  if (!rows || *rows < dst.desc.valid_rows)
-    return fault(FaultCode::TileAllocation, "destination TSize " + std::to_string(dst.desc.capacity_bytes) +
-                                                " B cannot hold a " + std::to_string(dst.desc.valid_rows) + "x" +
-                                                std::to_string(dst.desc.valid_cols) + " " +
-                                                data_type_name(dst.desc.dtype) + " result with Col " +
-                                                std::to_string(dst.desc.cols));
-  dst.desc.rows = *rows;
-  dst.pad = pad_encoding(b, dst.desc.dtype);
-
-  plan.sources.push_back(*src);
-  plan.dests.push_back(dst);
-  plan.args = args;
-  return plan;
+// ASL SelectedBundleTileDataAttributesLegal with the catalog datr_contract of each operation. An
+// encoded zero DataType where DataType is not applicable is ignored (bundle-encoding.md §5).
+Status check_datr(const Preflight& p) {
+  if (!p.b.datr) return std::nullopt;
+  const DatrFields& d = *p.b.datr;
+  const bool layout_op = p.op == Operation::TFILLPAD || p.op == Operation::TCONCAT;
+  const bool pad_ok = !layout_op && p.op != Operation::TCI && p.op != Operation::TTRI;
+  const bool dtype_ok = is_expdif(p.op) || p.op == Operation::THISTOGRAM;
+  auto inapplicable = [&](const std::string& field, unsigned value) {
+    return legality("B.DATR " + field + " " + std::to_string(value) + " is not applicable to " + p.name() +
+                    " (it must be zero)");
+  };
+  if (d.cmode) return inapplicable("CMode", d.cmode);
+  if (!pad_ok && d.pad_or_byte_id) return inapplicable("PadValueOrByteId", d.pad_or_byte_id);
+  if (d.sat) return inapplicable("Sat", 1);
+  if (d.canonicalize) return inapplicable("Canonicalize", 1);
+  if (!dtype_ok && d.dtype_code) return inapplicable("DataType", d.dtype_code);
+  if (d.rmode) return inapplicable("RMode", d.rmode);
+  if (!layout_op && d.layout) return inapplicable("Layout", d.layout);
+  // Codes 21..26 select GM<->CUBE transports: TLOAD/TSTORE only.
+  if (d.layout >= 21 && d.layout <= 26)
+    return legality("B.DATR Layout " + std::to_string(d.layout) + " is a CUBE transport, not a " + p.name() +
+                    " layout transform");
+  return std::nullopt;
 }
 
 }  // namespace
 
+}  // namespace sfu_detail
+
 Result<ExecPlan> sfu_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values) {
-  const DataType t = *data_type_from_code(b.dtype_code);
-  if (is_row_reduction(*b.op) || is_col_reduction(*b.op)) return preflight_reduction(b, s, values, t);
-  return fault(FaultCode::IllegalInstruction, b.mnemonic + " is not yet modelled by ptosim");
+  using namespace sfu_detail;
+  // Shared registers are consumed by no SFU operation (ASL BundleSharedBindingsUnconsumed).
+  if (!b.ios.empty())
+    return legality("B.IOS binds " + TileRef::shared(b.ios[0].shared_id).name() + " but " + b.mnemonic +
+                    " consumes no Shared register");
+  Preflight p(b, s, values);
+  if (Status f = check_bindings_complete(p)) return *f;
+  if (Status f = check_gpr_values(p)) return *f;
+  if (Status f = check_datr(p)) return *f;
+  switch (p.op) {
+    case Operation::TCI: case Operation::TTRI: return preflight_generation(p);
+    case Operation::THISTOGRAM: return preflight_histogram(p);
+    case Operation::TFILLPAD: return preflight_fillpad(p);
+    case Operation::TCONCAT: return preflight_concat(p);
+    default: break;
+  }
+  if (p.op >= Operation::TROWEXPAND && p.op <= Operation::TROWEXPANDEXPDIF) return preflight_expansion(p);
+  if (p.op >= Operation::TCOLEXPAND && p.op <= Operation::TCOLEXPANDEXPDIF) return preflight_expansion(p);
+  return preflight_reduction(p);
 }
 
 }  // namespace ptosim::model

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Expansions and broadcast arithmetic (asl expansion.asl ExecuteTileExpand): every valid
+// destination element from (source[r,c], broadcast[r,0] or [0,c]); elements are independent and
+// their flags are ORed.
+#include "model/numeric/typed_ops.h"
+#include "model/sfu/sfu_kernels.h"
+
+namespace ptosim::model::sfu_detail {
+
+namespace {
+
+enum class Arith : std::uint8_t { Copy, Add, Sub, Mul, Div, Max, Min, ExpDif };
+
+Arith arith_of(Operation op) {
+  switch (op) {
+    case Operation::TROWEXPAND: case Operation::TCOLEXPAND: return Arith::Copy;
+    case Operation::TROWEXPANDADD: case Operation::TCOLEXPANDADD: return Arith::Add;
+    case Operation::TROWEXPANDSUB: case Operation::TCOLEXPANDSUB: return Arith::Sub;
+    case Operation::TROWEXPANDMUL: case Operation::TCOLEXPANDMUL: return Arith::Mul;
+    case Operation::TROWEXPANDDIV: case Operation::TCOLEXPANDDIV: return Arith::Div;
+    case Operation::TROWEXPANDMAX: case Operation::TCOLEXPANDMAX: return Arith::Max;
+    case Operation::TROWEXPANDMIN: case Operation::TCOLEXPANDMIN: return Arith::Min;
+    default: return Arith::ExpDif;
+  }
+}
+
+/// The operand tiles of one PE: `src` is null for the copy forms.
+struct Tiles {
+  const TileDescriptor& dd;
+  const std::uint8_t* src;
+  const std::uint8_t* bcast;
+  std::uint8_t* dst;
+};
+
+template <DataType T>
+struct ExpandKernel {
+  using Ops = numeric::TypedOps<T>;
+  using Lane = typename Ops::Lane;
+
+  template <Arith A>
+  static Lane apply(Lane x, Lane b, NumericFlags& f) {
+    if constexpr (A == Arith::Copy) return b;  // bit copy: no conversion, no flags
+    else if constexpr (A == Arith::Add) return Ops::add(x, b, f);
+    else if constexpr (A == Arith::Sub) return Ops::sub(x, b, f);
+    else if constexpr (A == Arith::Mul) return Ops::mul(x, b, f);
+    else if constexpr (A == Arith::Div) return Ops::div(x, b, f);
+    else if constexpr (A == Arith::Max) return Ops::max(x, b, f);
+    else if constexpr (A == Arith::Min) return Ops::min(x, b, f);
+    else return Ops::exp(Ops::sub(x, b, f), f);  // two typed stages, each rounded
+  }
+
+  template <Arith A>
+  static NumericFlags go(bool row, const Tiles& t) {
+    NumericFlags f = 0;
+    for (std::uint32_t r = 0; r < t.dd.valid_rows; ++r) {
+      const std::size_t base = std::size_t{r} * t.dd.cols;
+      const Lane row_b = row ? lane_at<Lane>(t.bcast, r) : Lane{};
+      for (std::uint32_t c = 0; c < t.dd.valid_cols; ++c) {
+        const Lane b = row ? row_b : lane_at<Lane>(t.bcast, c);
+        const Lane x = A == Arith::Copy ? b : lane_at<Lane>(t.src, base + c);
+        set_lane<Lane>(t.dst, base + c, apply<A>(x, b, f));
+      }
+    }
+    return f;
+  }
+
+  static NumericFlags run(Arith a, bool row, const Tiles& t) {
+    switch (a) {
+      case Arith::Copy: return go<Arith::Copy>(row, t);
+      case Arith::Add: return go<Arith::Add>(row, t);
+      case Arith::Sub: return go<Arith::Sub>(row, t);
+      case Arith::Mul: return go<Arith::Mul>(row, t);
+      case Arith::Div: return go<Arith::Div>(row, t);
+      case Arith::Max: return go<Arith::Max>(row, t);
+      case Arith::Min: return go<Arith::Min>(row, t);
+      default: return go<Arith::ExpDif>(row, t);
+    }
+  }
+};
+
+// asl expansion.asl ExactWidenFP16ToFP32 / ExactWidenBF16ToFP32: value-exact, no flags; an FP16
+// NaN becomes the canonical FP32 NaN, a BF16 NaN keeps its bits (so a signaling one stays so).
+std::uint32_t widen_fp16(std::uint16_t h) {
+  const std::uint32_t sign = std::uint32_t{h & 0x8000U} << 16;
+  const std::uint32_t exponent = (h >> 10) & 0x1F;
+  std::uint32_t fraction = h & 0x3FF;
+  if (exponent == 0x1F) return fraction != 0 ? 0x7FC00000 : sign | 0x7F800000;
+  if (exponent != 0) return sign | ((exponent + 112) << 23) | (fraction << 13);
+  if (fraction == 0) return sign;
+  std::uint32_t e = 113;  // normalise a subnormal: value = fraction * 2^-24
+  while ((fraction & 0x400) == 0) {
+    fraction <<= 1;
+    --e;
+  }
+  return sign | (e << 23) | ((fraction & 0x3FF) << 13);
+}
+std::uint32_t widen_bf16(std::uint16_t b) { return std::uint32_t{b} << 16; }
+
+// EXPDIF FP16/BF16 -> FP32 (TileProfileMixedExpdifFP32): exact widening, then FP32 SUB and EXP.
+NumericFlags mixed_expdif(bool fp16, bool row, const Tiles& t) {
+  using Ops = numeric::TypedOps<DataType::FP32>;
+  NumericFlags f = 0;
+  auto widen = [fp16](std::uint16_t v) { return fp16 ? widen_fp16(v) : widen_bf16(v); };
+  for (std::uint32_t r = 0; r < t.dd.valid_rows; ++r) {
+    const std::size_t base = std::size_t{r} * t.dd.cols;
+    for (std::uint32_t c = 0; c < t.dd.valid_cols; ++c) {
+      const std::uint32_t b = widen(lane_at<std::uint16_t>(t.bcast, row ? r : c));
+      const std::uint32_t x = widen(lane_at<std::uint16_t>(t.src, base + c));
+      set_lane<std::uint32_t>(t.dst, base + c, Ops::exp(Ops::sub(x, b, f), f));
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+NumericFlags execute_expansion(const ExecPlan& plan, const PePayloads& io) {
+  const Arith a = arith_of(plan.op);
+  const bool row = plan.op <= Operation::TROWARGMIN;
+  const bool copy = a == Arith::Copy;
+  // Sources: [full-shape source,] broadcast source; the full shape and the destination share Col.
+  const Tiles t{plan.dests[0].desc, copy ? nullptr : io.sources[0], io.sources[copy ? 0 : 1], io.dests[0]};
+  if (plan.sfu().dst_dtype != plan.dtype) return mixed_expdif(plan.dtype == DataType::FP16, row, t);
+  return with_a16_type<ExpandKernel>(plan.dtype, a, row, t);
+}
+
+}  // namespace ptosim::model::sfu_detail
