@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Runtime dispatch of the scalar API onto the typed fast paths, plus constants and classification.
+#include "model/numeric/scalar_ops.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+
+#include "model/numeric/exact_ops.h"
+#include "model/numeric/float_format.h"
+#include "model/numeric/rounding.h"
+#include "model/numeric/typed_ops.h"
+
+namespace ptosim::model::numeric {
+
+namespace {
+
+template <DataType T>
+using Tag = std::integral_constant<DataType, T>;
+
+// Calls f(Tag<T>{}) for the runtime type t.
+template <typename F>
+std::uint64_t dispatch(DataType t, F&& f) {
+  switch (t) {
+    case DataType::FP64: return f(Tag<DataType::FP64>{});
+    case DataType::FP32: return f(Tag<DataType::FP32>{});
+    case DataType::TF32: return f(Tag<DataType::TF32>{});
+    case DataType::HF32: return f(Tag<DataType::HF32>{});
+    case DataType::FP16: return f(Tag<DataType::FP16>{});
+    case DataType::BF16: return f(Tag<DataType::BF16>{});
+    case DataType::HiF8: return f(Tag<DataType::HiF8>{});
+    case DataType::E4M3: return f(Tag<DataType::E4M3>{});
+    case DataType::E5M2: return f(Tag<DataType::E5M2>{});
+    case DataType::E3M2: return f(Tag<DataType::E3M2>{});
+    case DataType::E2M3: return f(Tag<DataType::E2M3>{});
+    case DataType::E2M1X2: return f(Tag<DataType::E2M1X2>{});
+    case DataType::E1M2X2: return f(Tag<DataType::E1M2X2>{});
+    case DataType::E8M0: return f(Tag<DataType::E8M0>{});
+    case DataType::HiF4X2: return f(Tag<DataType::HiF4X2>{});
+    case DataType::S64: return f(Tag<DataType::S64>{});
+    case DataType::S32: return f(Tag<DataType::S32>{});
+    case DataType::S16: return f(Tag<DataType::S16>{});
+    case DataType::S8: return f(Tag<DataType::S8>{});
+    case DataType::S4X2: return f(Tag<DataType::S4X2>{});
+    case DataType::U64: return f(Tag<DataType::U64>{});
+    case DataType::U32: return f(Tag<DataType::U32>{});
+    case DataType::U16: return f(Tag<DataType::U16>{});
+    case DataType::U8: return f(Tag<DataType::U8>{});
+    case DataType::U4X2: return f(Tag<DataType::U4X2>{});
+  }
+  throw std::invalid_argument("numeric: reserved DataType code");
+}
+
+enum class Op { Add, Sub, Mul, Div, Max, Min };
+
+std::uint64_t binary(Op op, DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
+  return dispatch(t, [&](auto tag) -> std::uint64_t {
+    constexpr DataType T = decltype(tag)::value;
+    using Ops = TypedOps<T>;
+    using L = typename Ops::Lane;
+    constexpr std::uint64_t m = typed_detail::kLaneMask<T>;
+    const auto x = static_cast<L>(a & m);
+    const auto y = static_cast<L>(b & m);
+    switch (op) {
+      case Op::Add: return Ops::add(x, y, flags);
+      case Op::Sub: return Ops::sub(x, y, flags);
+      case Op::Mul: return Ops::mul(x, y, flags);
+      case Op::Div: return Ops::div(x, y, flags);
+      case Op::Max: return Ops::max(x, y, flags);
+      case Op::Min: return Ops::min(x, y, flags);
+    }
+    return 0;
+  });
+}
+
+}  // namespace
+
+std::uint64_t add(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
+  return binary(Op::Add, t, a, b, flags);
+}
+std::uint64_t sub(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
+  return binary(Op::Sub, t, a, b, flags);
+}
+std::uint64_t mul(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
+  return binary(Op::Mul, t, a, b, flags);
+}
+std::uint64_t div(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
+  return binary(Op::Div, t, a, b, flags);
+}
+std::uint64_t max(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
+  return binary(Op::Max, t, a, b, flags);
+}
+std::uint64_t min(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
+  return binary(Op::Min, t, a, b, flags);
+}
+
+std::uint64_t add(DataType t, std::uint64_t a, std::uint64_t b, RoundingMode rm, NumericFlags& flags) {
+  return rm == RoundingMode::RNE ? add(t, a, b, flags) : exact::add(t, a, b, rm, flags);
+}
+std::uint64_t sub(DataType t, std::uint64_t a, std::uint64_t b, RoundingMode rm, NumericFlags& flags) {
+  return rm == RoundingMode::RNE ? sub(t, a, b, flags) : exact::sub(t, a, b, rm, flags);
+}
+std::uint64_t mul(DataType t, std::uint64_t a, std::uint64_t b, RoundingMode rm, NumericFlags& flags) {
+  return rm == RoundingMode::RNE ? mul(t, a, b, flags) : exact::mul(t, a, b, rm, flags);
+}
+std::uint64_t div(DataType t, std::uint64_t a, std::uint64_t b, RoundingMode rm, NumericFlags& flags) {
+  return rm == RoundingMode::RNE ? div(t, a, b, flags) : exact::div(t, a, b, rm, flags);
+}
+
+std::uint64_t exp(DataType t, std::uint64_t a, NumericFlags& flags) {
+  return dispatch(t, [&](auto tag) -> std::uint64_t {
+    constexpr DataType T = decltype(tag)::value;
+    using L = typename TypedOps<T>::Lane;
+    return TypedOps<T>::exp(static_cast<L>(a & typed_detail::kLaneMask<T>), flags);
+  });
+}
+
+std::uint64_t convert(DataType from, std::uint64_t bits, DataType to, RoundingMode rm, bool saturate,
+                      NumericFlags& flags) {
+  return exact::convert(from, bits, to, rm, saturate, flags);
+}
+
+std::uint64_t zero(DataType) { return 0; }
+
+std::uint64_t one(DataType t) {
+  const FloatFormat* f = float_format(t);
+  return f == nullptr ? 1 : one_of(*f);
+}
+
+std::optional<std::uint64_t> canonical_nan(DataType t) {
+  const FloatFormat* f = float_format(t);
+  if (f == nullptr || f->nan == NanStyle::None) return std::nullopt;
+  return f->canonical_nan;
+}
+
+std::uint64_t pad_max(DataType t) {
+  switch (t) {
+    case DataType::FP64: return 0x7FEFFFFFFFFFFFFF;
+    case DataType::FP32: return 0x7F7FFFFF;
+    case DataType::TF32: return 0x7F7FE000;
+    case DataType::HF32: return 0x7F7FF000;
+    case DataType::FP16: return 0x7BFF;
+    case DataType::BF16: return 0x7F7F;
+    case DataType::E4M3: return 0x7E;
+    case DataType::E5M2: return 0x7B;
+    case DataType::S64: return 0x7FFFFFFFFFFFFFFF;
+    case DataType::S32: return 0x7FFFFFFF;
+    case DataType::S16: return 0x7FFF;
+    case DataType::S8: return 0x7F;
+    default: return element_mask(t);  // U* rows and the ASL's all-ones word for every other type
+  }
+}
+
+std::uint64_t pad_min(DataType t) {
+  switch (t) {
+    case DataType::FP64: return 0xFFEFFFFFFFFFFFFF;
+    case DataType::FP32: return 0xFF7FFFFF;
+    case DataType::TF32: return 0xFF7FE000;
+    case DataType::HF32: return 0xFF7FF000;
+    case DataType::FP16: return 0xFBFF;
+    case DataType::BF16: return 0xFF7F;
+    case DataType::E4M3: return 0xFE;
+    case DataType::E5M2: return 0xFB;
+    case DataType::S32: return 0x80000000;
+    case DataType::S16: return 0x8000;
+    case DataType::S8: return 0x80;
+    // S64 and every type without a row: the ASL's 0x8000000000000000 word, truncated to the width.
+    default: return std::uint64_t{0x8000000000000000} & element_mask(t);
+  }
+}
+
+std::uint64_t max_finite(DataType t) {
+  const FloatFormat* f = float_format(t);
+  if (f != nullptr) return f->max_finite;
+  return is_signed_integer(t) ? element_mask(t) >> 1 : element_mask(t);
+}
+
+std::uint64_t lowest_finite(DataType t) {
+  const FloatFormat* f = float_format(t);
+  if (f != nullptr) return f->kind == FormatKind::E8M0 ? 0 : max_finite_of(*f, true);
+  return is_signed_integer(t) ? std::uint64_t{1} << (element_bits(t) - 1) : 0;
+}
+
+bool is_valid_encoding(DataType t, std::uint64_t bits) {
+  switch (t) {
+    case DataType::TF32: return (bits & 0x1FFF) == 0;
+    case DataType::HF32: return (bits & 0xFFF) == 0;
+    case DataType::E3M2:
+    case DataType::E2M3: return (bits & 0xC0) == 0;
+    default: return true;
+  }
+}
+
+bool is_nan(DataType t, std::uint64_t bits) { return float_format(t) != nullptr && decode(t, bits).is_nan(); }
+
+bool is_signaling_nan(DataType t, std::uint64_t bits) {
+  return float_format(t) != nullptr && decode(t, bits).cls == ValueClass::SignalingNaN;
+}
+
+double to_double(DataType t, std::uint64_t bits) {
+  const Decoded d = decode(t, bits);
+  double magnitude = 0;
+  switch (d.cls) {
+    case ValueClass::QuietNaN:
+    case ValueClass::SignalingNaN: return std::numeric_limits<double>::quiet_NaN();
+    case ValueClass::Infinity: magnitude = std::numeric_limits<double>::infinity(); break;
+    case ValueClass::Zero: magnitude = 0; break;
+    case ValueClass::Finite: magnitude = std::ldexp(static_cast<double>(d.significand), d.exponent); break;
+  }
+  return d.negative ? -magnitude : magnitude;
+}
+
+}  // namespace ptosim::model::numeric

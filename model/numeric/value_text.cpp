@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Text form of element values: exact decimal parsing and shortest round-trip formatting.
+#include <cctype>
+#include <cstdio>
+#include <string>
+
+#include "model/numeric/big_uint.h"
+#include "model/numeric/float_format.h"
+#include "model/numeric/rounding.h"
+#include "model/numeric/scalar_ops.h"
+
+namespace ptosim::model::numeric {
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+std::optional<std::uint64_t> parse_hex(DataType t, std::string_view digits) {
+  if (digits.empty() || digits.size() > 16) return std::nullopt;
+  std::uint64_t v = 0;
+  for (const char c : digits) {
+    const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+                  : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
+                  : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
+                                                              : -1;
+    if (d < 0) return std::nullopt;
+    v = (v << 4) | static_cast<std::uint64_t>(d);
+  }
+  if ((v & ~element_mask(t)) != 0) return std::nullopt;
+  return v;
+}
+
+// An exact decimal digits * 10^exp10 as sig * 2^exp2 (+ sticky) with sig of 126..127 bits.
+struct Binary {
+  u128 sig;
+  int exp2;
+  bool sticky;
+};
+
+Binary to_binary(const BigUint& digits, int exp10) {
+  Binary r{0, 0, false};
+  if (exp10 >= 0) {
+    const BigUint n = digits * BigUint::pow10(static_cast<unsigned>(exp10));
+    int shift = 0;
+    r.sig = n.top_bits(126, r.sticky, shift);
+    r.exp2 = shift;
+    return r;
+  }
+  BigUint num = digits;
+  BigUint den = BigUint::pow10(static_cast<unsigned>(-exp10));
+  const int k = num.bit_length() - den.bit_length() - 126;
+  if (k < 0) num <<= -k;
+  else den <<= k;
+  r.sig = BigUint::divide(num, den, r.sticky);
+  r.exp2 = k;
+  return r;
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> parse_value(DataType t, std::string_view text) {
+  const FloatFormat* f = float_format(t);
+  bool negative = false;
+  std::string_view s = text;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) return parse_hex(t, s.substr(2));
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (iequals(s, "inf") || iequals(s, "infinity")) {
+    if (f == nullptr || !f->has_inf) return std::nullopt;
+    return infinity_of(*f, negative);
+  }
+  if (iequals(s, "nan")) return canonical_nan(t);
+
+  // digits [. digits] [e [+-] digits]
+  BigUint digits;
+  int exp10 = 0;
+  bool any_digit = false;
+  int significant = 0;  // digits from the first nonzero one
+  std::size_t i = 0;
+  bool seen_point = false;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '.' && !seen_point) {
+      seen_point = true;
+      continue;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(c))) break;
+    any_digit = true;
+    if (c != '0' || significant > 0) ++significant;
+    digits.mul_small(10);
+    digits += BigUint(static_cast<std::uint64_t>(c - '0'));
+    if (seen_point) --exp10;
+  }
+  if (!any_digit) return std::nullopt;
+  if (i < s.size()) {
+    if (s[i] != 'e' && s[i] != 'E') return std::nullopt;
+    ++i;
+    bool exp_negative = false;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) exp_negative = s[i++] == '-';
+    if (i == s.size()) return std::nullopt;
+    long e = 0;
+    for (; i < s.size(); ++i) {
+      if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
+      if (e < 100000) e = e * 10 + (s[i] - '0');
+    }
+    exp10 += static_cast<int>(exp_negative ? -e : e);
+  }
+
+  NumericFlags flags = 0;
+  if (digits.is_zero()) {
+    if (f == nullptr) return 0;
+    const std::uint64_t z = round_to_format(*f, negative, 0, 0, false, RoundingMode::RNE, false, flags);
+    if (flags != 0) return std::nullopt;  // E8M0 has no zero
+    return z;
+  }
+  // 10^(magnitude10 - 1) <= value < 10^magnitude10. Beyond 10^+-400 every type overflows or
+  // rounds to zero, so a stand-in far outside all ranges replaces the exact arithmetic.
+  const int magnitude10 = exp10 + significant;
+  Binary b{u128{1} << 64, 0, true};
+  if (magnitude10 > 400) b.exp2 = 2000;
+  else if (magnitude10 < -400) b.exp2 = -2200;
+  else b = to_binary(digits, exp10);
+
+  if (f == nullptr) {
+    if (b.exp2 > 0) return std::nullopt;
+    bool inexact = false;
+    const u128 m = round_to_integer(negative, b.sig, b.exp2, b.sticky, RoundingMode::RNE, inexact);
+    const unsigned w = element_bits(t);
+    const bool is_signed = is_signed_integer(t);
+    const u128 limit = is_signed ? (u128{1} << (w - 1)) - (negative ? 0 : 1) : negative ? 0 : (u128{1} << w) - 1;
+    if (m > limit) return std::nullopt;
+    const auto low = static_cast<std::uint64_t>(m);
+    return (negative ? 0 - low : low) & element_mask(t);
+  }
+  const std::uint64_t r = round_to_format(*f, negative, b.sig, b.exp2, b.sticky, RoundingMode::RNE, false, flags);
+  if ((flags & kFlagNV) != 0) return std::nullopt;  // negative or out-of-range E8M0
+  return r;
+}
+
+std::string format_value(DataType t, std::uint64_t bits) {
+  const Decoded d = decode(t, bits);
+  const FloatFormat* f = float_format(t);
+  if (f == nullptr) {
+    if (d.cls == ValueClass::Zero) return "0";
+    return (d.negative ? "-" : "") + std::to_string(d.significand);
+  }
+  switch (d.cls) {
+    case ValueClass::QuietNaN:
+    case ValueClass::SignalingNaN: return "nan";
+    case ValueClass::Infinity: return d.negative ? "-inf" : "inf";
+    case ValueClass::Zero: return d.negative ? "-0" : "0";
+    case ValueClass::Finite: break;
+  }
+  NumericFlags flags = 0;
+  const std::uint64_t canonical = convert(t, bits, t, RoundingMode::RNE, false, flags);
+  const double v = to_double(t, bits);
+  char buf[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (parse_value(t, buf) == canonical) break;
+  }
+  return buf;
+}
+
+}  // namespace ptosim::model::numeric

@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Test-only numeric reference written from numerics.md and the ASL text, sharing no code with
+// model/numeric. Real arithmetic is MPFR's.
+#include "tests/model/numeric/numeric_reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#else
+#include <cfenv>
+#endif
+
+namespace ptosim::test {
+
+namespace {
+
+using D = DataType;
+
+// numerics.md §2 table (TF32/HF32: fraction above 13/12 reserved zero bits).
+const BinarySpec kSpecs[] = {
+    {D::FP64, 64, 63, 11, 52, 0, 1023, true, BinarySpec::kIeee, 0x7FF8000000000000, 0x7FEFFFFFFFFFFFFF},
+    {D::FP32, 32, 31, 8, 23, 0, 127, true, BinarySpec::kIeee, 0x7FC00000, 0x7F7FFFFF},
+    {D::TF32, 32, 31, 8, 10, 13, 127, true, BinarySpec::kIeee, 0x7FC00000, 0x7F7FE000},
+    {D::HF32, 32, 31, 8, 11, 12, 127, true, BinarySpec::kIeee, 0x7FC00000, 0x7F7FF000},
+    {D::FP16, 16, 15, 5, 10, 0, 15, true, BinarySpec::kIeee, 0x7E00, 0x7BFF},
+    {D::BF16, 16, 15, 8, 7, 0, 127, true, BinarySpec::kIeee, 0x7FC0, 0x7F7F},
+    {D::E4M3, 8, 7, 4, 3, 0, 7, false, BinarySpec::kAllOnesOnly, 0x7F, 0x7E},
+    {D::E5M2, 8, 7, 5, 2, 0, 15, true, BinarySpec::kIeee, 0x7E, 0x7B},
+    {D::E3M2, 8, 5, 3, 2, 0, 3, false, BinarySpec::kNone, 0, 0x1F},
+    {D::E2M3, 8, 5, 2, 3, 0, 1, false, BinarySpec::kNone, 0, 0x1F},
+    {D::E2M1X2, 4, 3, 2, 1, 0, 1, false, BinarySpec::kNone, 0, 0x7},
+    {D::E1M2X2, 4, 3, 1, 2, 0, 1, false, BinarySpec::kNone, 0, 0x7},
+    {D::HiF4X2, 4, 3, 1, 2, 0, 1, false, BinarySpec::kNone, 0, 0x7},
+};
+
+std::uint64_t mask_of(int w) { return w >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1; }
+
+// HiF8 per the dot-prefix table of numerics.md: bits 6:3 select the class.
+RefValue decode_hif8(std::uint64_t b) {
+  if (b == 0x80) return {Kind::QNaN, true, NAN};
+  const bool neg = (b & 0x80) != 0;
+  const unsigned body = b & 0x7F;
+  if (body == 0x6F) return {Kind::Inf, neg, neg ? -HUGE_VAL : HUGE_VAL};
+  int e = 0;
+  unsigned mbits = 3;
+  unsigned mant = 0;
+  if ((body >> 3) == 0) {  // 0000: denormal 2^(M-23)
+    if (body == 0) return {Kind::Zero, false, 0.0};
+    const double v = std::ldexp(1.0, static_cast<int>(body) - 23);
+    return {Kind::Finite, neg, neg ? -v : v};
+  }
+  if ((body >> 3) == 1) {  // 0001: D0
+    e = 0;
+    mant = body & 7;
+  } else if ((body >> 4) == 1) {  // 001: D1, Se = bit 3
+    e = (body & 8) ? -1 : 1;
+    mant = body & 7;
+  } else if ((body >> 5) == 1) {  // 01: D2, Se = bit 4, magnitude 2 + bit 3
+    const int mag = 2 + static_cast<int>((body >> 3) & 1);
+    e = (body & 0x10) ? -mag : mag;
+    mant = body & 7;
+  } else if ((body >> 5) == 2) {  // 10: D3, magnitude 4 + bits 3:2
+    const int mag = 4 + static_cast<int>((body >> 2) & 3);
+    e = (body & 0x10) ? -mag : mag;
+    mbits = 2;
+    mant = body & 3;
+  } else {  // 11: D4, magnitude 8 + bits 3:1
+    const int mag = 8 + static_cast<int>((body >> 1) & 7);
+    e = (body & 0x10) ? -mag : mag;
+    mbits = 1;
+    mant = body & 1;
+  }
+  const double v = std::ldexp(1.0 + std::ldexp(static_cast<double>(mant), -static_cast<int>(mbits)), e);
+  return {Kind::Finite, neg, neg ? -v : v};
+}
+
+struct CodeMap {
+  std::map<double, std::uint64_t> by_value;  // positive magnitudes incl. 0
+};
+
+const CodeMap& hif8_codes() {
+  static const CodeMap m = [] {
+    CodeMap c;
+    for (std::uint64_t b = 0; b < 0x80; ++b) {
+      const RefValue r = decode_hif8(b);
+      if (r.kind == Kind::Finite || r.kind == Kind::Zero) c.by_value.emplace(r.value, b);
+    }
+    return c;
+  }();
+  return m;
+}
+
+std::uint64_t inf_code(DataType t, bool negative) {
+  if (t == D::HiF8) return negative ? 0xEF : 0x6F;
+  const BinarySpec& s = *binary_spec(t);
+  const std::uint64_t e = mask_of(s.exp_bits);
+  return ((e << s.frac_bits) << s.frac_shift) | (negative ? std::uint64_t{1} << s.sign_bit : 0);
+}
+
+// The sign bit of a nonzero value.
+std::uint64_t sign_code(DataType t, bool negative) {
+  if (!negative) return 0;
+  return t == D::HiF8 ? 0x80 : std::uint64_t{1} << binary_spec(t)->sign_bit;
+}
+// The zero of a sign (HiF8 has a single zero).
+std::uint64_t zero_code(DataType t, bool negative) { return t == D::HiF8 ? 0 : sign_code(t, negative); }
+
+std::uint64_t max_code(DataType t) { return t == D::HiF8 ? 0x6E : binary_spec(t)->max_finite; }
+int frac_shift(DataType t) { return t == D::HiF8 ? 0 : binary_spec(t)->frac_shift; }
+bool has_nan(DataType t) { return t == D::HiF8 || t == D::E8M0 || binary_spec(t)->nan != BinarySpec::kNone; }
+bool has_inf(DataType t) { return t == D::HiF8 || (t != D::E8M0 && binary_spec(t)->has_inf); }
+std::uint64_t nan_code(DataType t) {
+  if (t == D::HiF8) return 0x80;
+  return t == D::E8M0 ? 0xFF : binary_spec(t)->canonical_nan;
+}
+
+// The first value above the largest finite one on the format's own grid (unbounded exponent).
+double virtual_next(DataType t) {
+  if (t == D::HiF8) return 49152.0;  // D4 keeps one fraction bit: 2^15 + 2^14
+  const BinarySpec& s = *binary_spec(t);
+  const double max = ref_decode(t, s.max_finite).value;
+  return max + std::ldexp(1.0, std::ilogb(max) - s.frac_bits);
+}
+
+struct Format {
+  double min_normal;
+  int min_normal_frac_bits;
+};
+Format format_of(DataType t) {
+  if (t == D::HiF8) return {std::ldexp(1.0, -15), 1};
+  const BinarySpec& s = *binary_spec(t);
+  return {std::ldexp(1.0, s.emin()), s.frac_bits};
+}
+
+// Sign of (|true| - c) where |true| is |x| nudged by dir_abs when x is only an approximation.
+int cmp_abs(mpfr_srcptr absx, double c, int dir_abs) {
+  const int raw = mpfr_cmp_d(absx, c);
+  return raw != 0 ? (raw > 0 ? 1 : -1) : dir_abs;
+}
+
+// Candidate choice between two adjacent magnitudes. lo_odd/hi_odd: last retained bit of each.
+bool choose_up(RoundingMode rm, bool negative, int cmp_mid, bool lo_odd) {
+  switch (rm) {
+    case RoundingMode::RNE: return cmp_mid > 0 || (cmp_mid == 0 && lo_odd);
+    case RoundingMode::RNA: return cmp_mid >= 0;
+    case RoundingMode::RHB: return cmp_mid > 0 || (cmp_mid == 0 && !negative);
+    case RoundingMode::RTZ: return false;
+    case RoundingMode::RTP: return !negative;
+    case RoundingMode::RTM: return negative;
+    case RoundingMode::RTO: return !lo_odd;
+  }
+  std::abort();
+}
+
+RefResult overflow_result(DataType t, bool negative, RoundingMode rm, bool saturate) {
+  const NumericFlags f = model::kFlagOF | model::kFlagNX;
+  const std::uint64_t max = max_code(t) | sign_code(t, negative);
+  if (saturate) return {max, f};
+  const bool to_inf = rm == RoundingMode::RNE || rm == RoundingMode::RNA || rm == RoundingMode::RHB ||
+                      (rm == RoundingMode::RTP && !negative) || (rm == RoundingMode::RTM && negative);
+  if (!to_inf) return {max, f};
+  if (has_inf(t)) return {inf_code(t, negative), f};
+  if (has_nan(t)) return {nan_code(t), f};
+  return {max, f};
+}
+
+// IEEE tininess after rounding: does |true| round (with the precision of the smallest normal
+// binade and unbounded exponent) below 2^emin?
+bool tiny(DataType t, mpfr_srcptr absx, int dir_abs, bool negative, RoundingMode rm) {
+  const Format f = format_of(t);
+  if (cmp_abs(absx, f.min_normal, dir_abs) >= 0) return false;
+  const double q = std::ldexp(f.min_normal, -1 - f.min_normal_frac_bits);  // fine-grid unit below 2^emin
+  const double below = f.min_normal - q;                                    // odd neighbour
+  if (cmp_abs(absx, below, dir_abs) <= 0) return true;
+  return !choose_up(rm, negative, cmp_abs(absx, f.min_normal - q / 2, dir_abs), true);
+}
+
+// Adjacent candidates around |true| for a type up to 16 bits, from all of its encodings.
+struct Table {
+  std::vector<double> values;       // ascending positive magnitudes, values[0] == 0
+  std::vector<std::uint64_t> codes; // positive-sign encodings
+};
+const Table& table_of(DataType t) {
+  static std::map<DataType, std::unique_ptr<Table>> tables;
+  auto& slot = tables[t];
+  if (!slot) {
+    slot = std::make_unique<Table>();
+    std::map<double, std::uint64_t> sorted;
+    const int w = t == D::HiF8 ? 8 : binary_spec(t)->width;
+    for (std::uint64_t b = 0; b <= mask_of(w); ++b) {
+      if (t != D::HiF8 && (b >> binary_spec(t)->sign_bit) != 0) continue;  // positive codes only
+      if (t == D::HiF8 && b >= 0x80) continue;
+      const RefValue r = ref_decode(t, b);
+      if (r.kind == Kind::Finite || r.kind == Kind::Zero) sorted.emplace(r.value, b);
+    }
+    for (const auto& [v, c] : sorted) {
+      slot->values.push_back(v);
+      slot->codes.push_back(c);
+    }
+  }
+  return *slot;
+}
+
+RefResult round_e8m0(mpfr_srcptr x, int dir, RoundingMode rm, bool saturate) {
+  if (mpfr_sgn(x) < 0) return {0xFF, model::kFlagNV};
+  const long floor_exp = mpfr_get_exp(x) - 1;  // x = 0.1xxx * 2^E
+  const bool exact_power = dir == 0 && mpfr_cmp_ui_2exp(x, 1, floor_exp) == 0;
+  if (floor_exp < -127) return {saturate ? 0x00u : 0xFFu, model::kFlagUF | model::kFlagNX};
+  if (floor_exp > 127 || (floor_exp == 127 && !exact_power))
+    return {saturate ? 0xFEu : 0xFFu, model::kFlagOF | model::kFlagNX};
+  if (exact_power) return {static_cast<std::uint64_t>(floor_exp + 127), 0};
+  bool up = false;
+  switch (rm) {
+    case RoundingMode::RTM: up = false; break;
+    case RoundingMode::RTP: up = true; break;
+    case RoundingMode::RTZ: up = floor_exp < 0; break;
+    case RoundingMode::RTO: up = floor_exp % 2 == 0; break;
+    default: {
+      Mp sq(2 * mpfr_get_prec(x) + 2);
+      mpfr_sqr(sq.v, x, MPFR_RNDN);  // exact
+      up = mpfr_cmp_ui_2exp(sq.v, 1, 2 * floor_exp + 1) > 0;
+      break;
+    }
+  }
+  return {static_cast<std::uint64_t>(floor_exp + (up ? 1 : 0) + 127), model::kFlagNX};
+}
+
+// One directed rounding of |x| to binary type t through MPFR's subnormal emulation.
+double directed(const BinarySpec& s, mpfr_srcptr absx, mpfr_rnd_t rnd) {
+  const mpfr_exp_t old_emin = mpfr_get_emin();
+  Mp r(s.frac_bits + 1);
+  mpfr_set_emin(s.emin() - s.frac_bits + 1);
+  const int t = mpfr_set(r.v, absx, rnd);
+  mpfr_subnormalize(r.v, t, rnd);
+  mpfr_set_emin(old_emin);
+  return mpfr_get_d(r.v, MPFR_RNDN);
+}
+
+}  // namespace
+
+void report_cases(const std::string& op, const std::string& type, std::uint64_t count) {
+  std::printf("numeric-cases: %-10s %-7s %llu\n", op.c_str(), type.c_str(), static_cast<unsigned long long>(count));
+  std::fflush(stdout);
+}
+
+const BinarySpec* binary_spec(DataType t) {
+  for (const BinarySpec& s : kSpecs)
+    if (s.type == t) return &s;
+  return nullptr;
+}
+
+RefValue ref_decode(DataType t, std::uint64_t bits) {
+  if (t == D::HiF8) return decode_hif8(bits & 0xFF);
+  if (t == D::E8M0) {
+    const std::uint64_t b = bits & 0xFF;
+    if (b == 0xFF) return {Kind::QNaN, false, NAN};
+    return {Kind::Finite, false, std::ldexp(1.0, static_cast<int>(b) - 127)};
+  }
+  const BinarySpec& s = *binary_spec(t);
+  bits &= mask_of(s.width);
+  const bool neg = ((bits >> s.sign_bit) & 1) != 0;
+  const std::uint64_t field = bits >> s.frac_shift;
+  const std::uint64_t e = (field >> s.frac_bits) & mask_of(s.exp_bits);
+  const std::uint64_t m = field & mask_of(s.frac_bits);
+  const std::uint64_t e_all = mask_of(s.exp_bits);
+  if (s.nan == BinarySpec::kIeee && e == e_all) {
+    if (m == 0) return {Kind::Inf, neg, neg ? -HUGE_VAL : HUGE_VAL};
+    return {(m >> (s.frac_bits - 1)) ? Kind::QNaN : Kind::SNaN, neg, NAN};
+  }
+  if (s.nan == BinarySpec::kAllOnesOnly && e == e_all && m == mask_of(s.frac_bits)) return {Kind::QNaN, neg, NAN};
+  double v = e == 0 ? std::ldexp(static_cast<double>(m), s.emin() - s.frac_bits)
+                    : std::ldexp(static_cast<double>(m | (std::uint64_t{1} << s.frac_bits)),
+                                 static_cast<int>(e) - s.bias - s.frac_bits);
+  if (neg) v = -v;
+  return {e == 0 && m == 0 ? Kind::Zero : Kind::Finite, neg, v};
+}
+
+std::uint64_t ref_encode(DataType t, double v) {
+  const bool neg = std::signbit(v);
+  const double a = std::fabs(v);
+  if (t == D::E8M0) return static_cast<std::uint64_t>(std::ilogb(a) + 127);
+  if (t == D::HiF8) return a == 0 ? 0 : hif8_codes().by_value.at(a) | (neg ? 0x80 : 0);
+  const BinarySpec& s = *binary_spec(t);
+  const std::uint64_t sign = neg ? std::uint64_t{1} << s.sign_bit : 0;
+  std::uint64_t field = 0;
+  if (a == 0) {
+    field = 0;
+  } else if (a < std::ldexp(1.0, s.emin())) {
+    field = static_cast<std::uint64_t>(std::ldexp(a, s.frac_bits - s.emin()));
+  } else {
+    const int e = std::ilogb(a);
+    const auto m = static_cast<std::uint64_t>(std::ldexp(a, s.frac_bits - e));
+    field = (static_cast<std::uint64_t>(e + s.bias) << s.frac_bits) | (m - (std::uint64_t{1} << s.frac_bits));
+  }
+  return (field << s.frac_shift) | sign;
+}
+
+RefResult ref_round(DataType t, mpfr_srcptr x, int dir, RoundingMode rm, bool saturate) {
+  if (t == D::E8M0) return round_e8m0(x, dir, rm, saturate);
+  const bool negative = mpfr_sgn(x) < 0;
+  const int dir_abs = negative ? -dir : dir;
+  Mp absx(mpfr_get_prec(x));
+  mpfr_abs(absx.v, x, MPFR_RNDN);
+  const int shift = frac_shift(t);
+  const double max = ref_decode(t, max_code(t)).value;
+  const double next = virtual_next(t);
+  if (cmp_abs(absx.v, next, dir_abs) >= 0) return overflow_result(t, negative, rm, saturate);
+
+  double lo = 0;
+  double hi = 0;
+  std::uint64_t lo_code = 0;
+  bool hi_virtual = false;
+  if (cmp_abs(absx.v, max, dir_abs) > 0) {
+    lo = max;
+    lo_code = max_code(t);
+    hi = next;
+    hi_virtual = true;
+  } else if (t == D::HiF8 || binary_spec(t)->width <= 16) {
+    const Table& tb = table_of(t);
+    // largest candidate <= |true|
+    std::size_t lo_i = 0;
+    std::size_t hi_i = tb.values.size() - 1;
+    while (lo_i < hi_i) {
+      const std::size_t mid = (lo_i + hi_i + 1) / 2;
+      if (cmp_abs(absx.v, tb.values[mid], dir_abs) >= 0) lo_i = mid;
+      else hi_i = mid - 1;
+    }
+    lo = tb.values[lo_i];
+    lo_code = tb.codes[lo_i];
+    if (cmp_abs(absx.v, lo, dir_abs) == 0) return {lo_code | sign_code(t, negative), 0};
+    hi = tb.values[lo_i + 1];
+  } else {
+    if (dir != 0) std::abort();  // wide types: exact inputs only
+    const BinarySpec& s = *binary_spec(t);
+    lo = directed(s, absx.v, MPFR_RNDD);
+    lo_code = ref_encode(t, lo);
+    if (mpfr_cmp_d(absx.v, lo) == 0) return {lo_code | sign_code(t, negative), 0};
+    hi = directed(s, absx.v, MPFR_RNDU);
+  }
+  // Neighbouring candidates always differ in their last retained bit (also across HiF8's dot
+  // classes and for the virtual value above the maximum), so the lower one's parity decides ties.
+  Mp mid(256);
+  mpfr_set_d(mid.v, lo, MPFR_RNDN);
+  mpfr_add_d(mid.v, mid.v, hi, MPFR_RNDN);
+  mpfr_div_2ui(mid.v, mid.v, 1, MPFR_RNDN);
+  int cmp_mid = mpfr_cmp(absx.v, mid.v);
+  cmp_mid = cmp_mid != 0 ? (cmp_mid > 0 ? 1 : -1) : dir_abs;
+  const bool lo_odd = ((lo_code >> shift) & 1) != 0;
+  const bool up = choose_up(rm, negative, cmp_mid, lo_odd);
+  if (up && hi_virtual) return overflow_result(t, negative, rm, saturate);
+  NumericFlags flags = model::kFlagNX;
+  if (tiny(t, absx.v, dir_abs, negative, rm)) flags |= model::kFlagUF;
+  const double r = up ? hi : lo;
+  if (r == 0) return {zero_code(t, negative), flags};
+  return {ref_encode(t, negative ? -r : r), flags};
+}
+
+namespace {
+
+int apply(BinOp op, mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b) {
+  switch (op) {
+    case BinOp::Add: return mpfr_add(r, a, b, MPFR_RNDN);
+    case BinOp::Sub: return mpfr_sub(r, a, b, MPFR_RNDN);
+    case BinOp::Mul: return mpfr_mul(r, a, b, MPFR_RNDN);
+    case BinOp::Div: return mpfr_div(r, a, b, MPFR_RNDN);
+  }
+  std::abort();
+}
+
+template <typename Compute>
+RefResult mpfr_emulated(DataType t, bool operand_inf, Compute compute) {
+  const BinarySpec& s = *binary_spec(t);
+  const int p = s.frac_bits + 1;
+  mpfr_flags_clear(MPFR_FLAGS_ALL);
+  Mp u(p);
+  compute(u.v);  // unbounded exponent range
+  if (mpfr_nan_p(u.v)) return {s.canonical_nan, model::kFlagNV};
+  const bool negative = mpfr_signbit(u.v) != 0;
+  if (mpfr_inf_p(u.v)) {
+    const NumericFlags f = operand_inf ? 0 : model::kFlagDZ;
+    return {inf_code(t, negative), f};
+  }
+  if (mpfr_zero_p(u.v)) return {zero_code(t, negative), 0};
+  const double max = ref_decode(t, s.max_finite).value;
+  if (mpfr_cmp_d(u.v, max) > 0 || mpfr_cmp_d(u.v, -max) < 0)
+    return overflow_result(t, negative, RoundingMode::RNE, false);
+  Mp absu(p);
+  mpfr_abs(absu.v, u.v, MPFR_RNDN);
+  const bool is_tiny = mpfr_cmp_d(absu.v, std::ldexp(1.0, s.emin())) < 0;
+  const mpfr_exp_t old_emin = mpfr_get_emin();
+  mpfr_set_emin(s.emin() - s.frac_bits + 1);
+  Mp r(p);
+  int ternary = compute(r.v);
+  ternary = mpfr_subnormalize(r.v, ternary, MPFR_RNDN);
+  mpfr_set_emin(old_emin);
+  NumericFlags flags = 0;
+  if (ternary != 0) flags |= model::kFlagNX;
+  if (ternary != 0 && is_tiny) flags |= model::kFlagUF;
+  if (mpfr_zero_p(r.v)) return {zero_code(t, negative), flags};
+  return {ref_encode(t, mpfr_get_d(r.v, MPFR_RNDN)), flags};
+}
+
+}  // namespace
+
+RefResult mpfr_binary(DataType t, BinOp op, std::uint64_t a, std::uint64_t b) {
+  const RefValue x = ref_decode(t, a);
+  const RefValue y = ref_decode(t, b);
+  const BinarySpec& s = *binary_spec(t);
+  const bool x_nan = x.kind == Kind::QNaN || x.kind == Kind::SNaN;
+  const bool y_nan = y.kind == Kind::QNaN || y.kind == Kind::SNaN;
+  if (x_nan || y_nan) {
+    const bool signaling = x.kind == Kind::SNaN || y.kind == Kind::SNaN;
+    return {s.canonical_nan, signaling ? model::kFlagNV : NumericFlags{0}};
+  }
+  Mp mx(64);
+  Mp my(64);
+  mpfr_set_d(mx.v, x.value, MPFR_RNDN);
+  mpfr_set_d(my.v, y.value, MPFR_RNDN);
+  const bool operand_inf = x.kind == Kind::Inf || y.kind == Kind::Inf;
+  return mpfr_emulated(t, operand_inf, [&](mpfr_ptr r) { return apply(op, r, mx.v, my.v); });
+}
+
+namespace {
+
+bool is_nan(const RefValue& v) { return v.kind == Kind::QNaN || v.kind == Kind::SNaN; }
+
+// What an operation whose IEEE result is NaN, or an exact infinity, returns in format t.
+RefResult invalid_result(DataType t) {
+  if (t == D::E8M0 || has_nan(t)) return {t == D::E8M0 ? 0xFFu : nan_code(t), model::kFlagNV};
+  return {0, model::kFlagNV};
+}
+std::uint64_t infinity_result(DataType t, bool negative) {
+  if (has_inf(t)) return inf_code(t, negative);
+  if (has_nan(t)) return nan_code(t);
+  return max_code(t) | sign_code(t, negative);
+}
+RefResult zero_result(DataType t, bool negative) {
+  if (t == D::E8M0) return {0xFF, model::kFlagNV};
+  return {zero_code(t, negative), 0};
+}
+std::uint64_t width_mask(DataType t) {
+  if (t == D::HiF8 || t == D::E8M0) return 0xFF;
+  return mask_of(binary_spec(t)->width);
+}
+
+}  // namespace
+
+RefResult ref_binary(DataType t, BinOp op, std::uint64_t a, std::uint64_t b, RoundingMode rm) {
+  const RefValue x = ref_decode(t, a);
+  RefValue y = ref_decode(t, b);
+  if (is_nan(x) || is_nan(y)) {
+    const bool signaling = x.kind == Kind::SNaN || y.kind == Kind::SNaN;
+    return {nan_code(t), signaling ? model::kFlagNV : NumericFlags{0}};
+  }
+  if (op == BinOp::Sub) {
+    y.negative = !y.negative;
+    y.value = -y.value;
+  }
+  const bool sign_xor = x.negative != y.negative;
+  switch (op) {
+    case BinOp::Add:
+    case BinOp::Sub:
+      if (x.kind == Kind::Inf && y.kind == Kind::Inf && x.negative != y.negative) return invalid_result(t);
+      if (x.kind == Kind::Inf) return {infinity_result(t, x.negative), 0};
+      if (y.kind == Kind::Inf) return {infinity_result(t, y.negative), 0};
+      if (x.kind == Kind::Zero && y.kind == Kind::Zero)
+        return zero_result(t, x.negative == y.negative ? x.negative : rm == RoundingMode::RTM);
+      break;
+    case BinOp::Mul:
+      if ((x.kind == Kind::Inf && y.kind == Kind::Zero) || (x.kind == Kind::Zero && y.kind == Kind::Inf))
+        return invalid_result(t);
+      if (x.kind == Kind::Inf || y.kind == Kind::Inf) return {infinity_result(t, sign_xor), 0};
+      if (x.kind == Kind::Zero || y.kind == Kind::Zero) return zero_result(t, sign_xor);
+      break;
+    case BinOp::Div:
+      if ((x.kind == Kind::Inf && y.kind == Kind::Inf) || (x.kind == Kind::Zero && y.kind == Kind::Zero))
+        return invalid_result(t);
+      if (x.kind == Kind::Inf) return {infinity_result(t, sign_xor), 0};
+      if (y.kind == Kind::Inf) return zero_result(t, sign_xor);
+      if (y.kind == Kind::Zero) return {infinity_result(t, sign_xor), model::kFlagDZ};
+      if (x.kind == Kind::Zero) return zero_result(t, sign_xor);
+      break;
+  }
+  Mp mx(64);
+  Mp my(64);
+  Mp r(300);
+  mpfr_set_d(mx.v, x.value, MPFR_RNDN);
+  mpfr_set_d(my.v, y.value, MPFR_RNDN);
+  const int ternary = apply(op == BinOp::Sub ? BinOp::Add : op, r.v, mx.v, my.v);
+  if (mpfr_zero_p(r.v)) return zero_result(t, rm == RoundingMode::RTM);  // exact cancellation
+  return ref_round(t, r.v, ternary > 0 ? -1 : ternary < 0 ? 1 : 0, rm, false);
+}
+
+RefResult ref_min_max(DataType t, std::uint64_t a, std::uint64_t b, bool is_max) {
+  a &= width_mask(t);
+  b &= width_mask(t);
+  const RefValue x = ref_decode(t, a);
+  const RefValue y = ref_decode(t, b);
+  const NumericFlags nv = (x.kind == Kind::SNaN || y.kind == Kind::SNaN) ? model::kFlagNV : NumericFlags{0};
+  if (is_nan(x) && is_nan(y)) return {nan_code(t), nv};
+  if (is_nan(x)) return {b, nv};
+  if (is_nan(y)) return {a, nv};
+  if (x.kind == Kind::Zero && y.kind == Kind::Zero) {  // HardwareNumericMinMaxSpecial
+    if (is_max) return {x.negative && y.negative ? a : 0, 0};
+    return {x.negative ? a : y.negative ? b : 0, 0};
+  }
+  if (is_max) return {x.value >= y.value ? a : b, 0};
+  return {x.value <= y.value ? a : b, 0};
+}
+
+RefResult ref_exp(DataType t, std::uint64_t a) {
+  const RefValue x = ref_decode(t, a);
+  if (is_nan(x)) return {nan_code(t), x.kind == Kind::SNaN ? model::kFlagNV : NumericFlags{0}};
+  if (x.kind == Kind::Zero) return {ref_encode(t, 1.0), 0};
+  if (x.kind == Kind::Inf) return {x.negative ? 0 : inf_code(t, false), 0};
+  Mp mx(64);
+  Mp r(300);
+  if (std::fabs(x.value) > 1e5) {  // beyond MPFR's exponent range: a stand-in far outside every format
+    mpfr_set_ui_2exp(r.v, 1, x.value > 0 ? 200000 : -200000, MPFR_RNDN);
+    return ref_round(t, r.v, x.value > 0 ? 1 : -1, RoundingMode::RNE, false);
+  }
+  mpfr_set_d(mx.v, x.value, MPFR_RNDN);
+  const int ternary = mpfr_exp(r.v, mx.v, MPFR_RNDN);
+  return ref_round(t, r.v, ternary > 0 ? -1 : 1, RoundingMode::RNE, false);
+}
+
+RefResult mpfr_exp(DataType t, std::uint64_t a) {
+  const RefValue x = ref_decode(t, a);
+  const BinarySpec& s = *binary_spec(t);
+  if (x.kind == Kind::QNaN || x.kind == Kind::SNaN)
+    return {s.canonical_nan, x.kind == Kind::SNaN ? model::kFlagNV : NumericFlags{0}};
+  Mp mx(64);
+  mpfr_set_d(mx.v, x.value, MPFR_RNDN);
+  return mpfr_emulated(t, x.kind == Kind::Inf, [&](mpfr_ptr r) { return mpfr_exp(r, mx.v, MPFR_RNDN); });
+}
+
+EdgeGenerator::EdgeGenerator(DataType t, std::uint64_t seed) : m_spec(*binary_spec(t)), m_rng(seed) {
+  const std::uint64_t e_all = mask_of(m_spec.exp_bits);
+  const std::uint64_t f_all = mask_of(m_spec.frac_bits);
+  const std::uint64_t quiet = std::uint64_t{1} << (m_spec.frac_bits - 1);
+  for (const bool neg : {false, true}) {
+    m_specials.push_back(make(neg, 0, 0));                       // zero
+    m_specials.push_back(make(neg, 0, 1));                       // min subnormal
+    m_specials.push_back(make(neg, 0, f_all));                   // max subnormal
+    m_specials.push_back(make(neg, 1, 0));                       // min normal
+    m_specials.push_back(make(neg, 1, 1));
+    m_specials.push_back(make(neg, static_cast<std::uint64_t>(m_spec.bias), 0));  // one
+    m_specials.push_back(make(neg, static_cast<std::uint64_t>(m_spec.bias), 1));
+    m_specials.push_back(make(neg, static_cast<std::uint64_t>(m_spec.bias) - 1, f_all));
+    m_specials.push_back(m_spec.max_finite | (neg ? std::uint64_t{1} << m_spec.sign_bit : 0));
+    m_specials.push_back((m_spec.max_finite - (std::uint64_t{1} << m_spec.frac_shift)) |
+                         (neg ? std::uint64_t{1} << m_spec.sign_bit : 0));
+    if (m_spec.has_inf) m_specials.push_back(make(neg, e_all, 0));
+  }
+  m_specials.push_back(m_spec.canonical_nan);
+  m_specials.push_back(make(true, e_all, quiet));
+  m_specials.push_back(make(false, e_all, quiet | 1));
+  m_specials.push_back(make(false, e_all, 1));      // signaling
+  m_specials.push_back(make(true, e_all, f_all >> 1));  // signaling, full payload
+}
+
+std::uint64_t EdgeGenerator::make(bool negative, std::uint64_t exp_field, std::uint64_t frac) const {
+  const std::uint64_t field = (exp_field << m_spec.frac_bits) | (frac & mask_of(m_spec.frac_bits));
+  return (field << m_spec.frac_shift) | (negative ? std::uint64_t{1} << m_spec.sign_bit : 0);
+}
+
+std::uint64_t EdgeGenerator::next() {
+  const std::uint64_t e_all = mask_of(m_spec.exp_bits);
+  const bool neg = (m_rng() & 1) != 0;
+  const int fb = m_spec.frac_bits;
+  switch (m_rng() % 8) {
+    case 0: return m_specials[m_rng() % m_specials.size()];
+    case 1: return make(neg, 0, bits(fb) | 1);  // subnormal
+    case 2: {                                   // extreme exponents
+      const std::uint64_t e = (m_rng() & 1) ? 1 + m_rng() % 3 : e_all - 1 - m_rng() % 3;
+      return make(neg, e, bits(fb));
+    }
+    case 3:
+    case 4: {  // short significand: exact and halfway results
+      const int k = static_cast<int>(m_rng() % static_cast<std::uint64_t>(std::min(fb, 6) + 1));
+      return make(neg, 1 + m_rng() % (e_all - 1), bits(k) << (fb - k));
+    }
+    case 5: {  // exponents near one: the common working range
+      const std::uint64_t span = std::min<std::uint64_t>(8, static_cast<std::uint64_t>(m_spec.bias) - 1);
+      return make(neg, static_cast<std::uint64_t>(m_spec.bias) - span + m_rng() % (2 * span + 1), bits(fb));
+    }
+    default: return make(neg, m_rng() % (e_all + 1), bits(fb));
+  }
+}
+
+std::uint64_t EdgeGenerator::related(std::uint64_t a) {
+  const int fb = m_spec.frac_bits;
+  const std::uint64_t e_all = mask_of(m_spec.exp_bits);
+  const std::uint64_t field = (a >> m_spec.frac_shift) & mask_of(m_spec.exp_bits + fb);
+  const auto e = static_cast<std::int64_t>(field >> fb);
+  const bool neg = ((a >> m_spec.sign_bit) & 1) != 0;
+  if (static_cast<std::uint64_t>(e) == e_all || e == 0) return next();
+  const bool flip = (m_rng() & 1) != 0;
+  switch (m_rng() % 6) {
+    case 0: return flip ? a ^ (std::uint64_t{1} << m_spec.sign_bit) : a;  // exact cancellation or doubling
+    case 1: {                                                               // a few units away
+      const std::uint64_t delta = (1 + m_rng() % 4) << m_spec.frac_shift;
+      const std::uint64_t mag = a & ~(std::uint64_t{1} << m_spec.sign_bit);
+      const std::uint64_t b = (m_rng() & 1) ? mag + delta : (mag > delta ? mag - delta : mag);
+      return b | ((neg != flip) ? std::uint64_t{1} << m_spec.sign_bit : 0);
+    }
+    case 2:
+    case 3: {  // exponent offset around the precision: halfway and sticky alignments
+      const std::int64_t off = static_cast<std::int64_t>(m_rng() % static_cast<std::uint64_t>(2 * fb + 7)) - (fb + 3);
+      const std::int64_t e2 = std::clamp<std::int64_t>(e + off, 1, static_cast<std::int64_t>(e_all) - 1);
+      const int k = static_cast<int>(m_rng() % 3);
+      return make(neg != flip, static_cast<std::uint64_t>(e2), bits(k) << (fb - k));
+    }
+    case 4: {  // exactly half an ulp of a (or a quarter): a tie or sticky-only addend
+      const std::int64_t e2 = e - fb - 1 - static_cast<std::int64_t>(m_rng() % 2);
+      if (e2 < 1) return next();
+      return make(neg != flip, static_cast<std::uint64_t>(e2), 0);
+    }
+    default: return next();
+  }
+}
+
+void HostStatus::clear() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_setcsr(_mm_getcsr() & ~0x3Fu);
+#else
+  std::feclearexcept(FE_ALL_EXCEPT);
+#endif
+}
+
+NumericFlags HostStatus::read() const {
+  NumericFlags f = 0;
+#if defined(__x86_64__) || defined(__i386__)
+  const unsigned csr = _mm_getcsr();
+  if (csr & 0x01) f |= model::kFlagNV;  // IE
+  if (csr & 0x04) f |= model::kFlagDZ;  // ZE
+  if (csr & 0x08) f |= model::kFlagOF;  // OE
+  if (csr & 0x10) f |= model::kFlagUF;  // UE
+  if (csr & 0x20) f |= model::kFlagNX;  // PE
+#else
+  const int e = std::fetestexcept(FE_ALL_EXCEPT);
+  if (e & FE_INVALID) f |= model::kFlagNV;
+  if (e & FE_DIVBYZERO) f |= model::kFlagDZ;
+  if (e & FE_OVERFLOW) f |= model::kFlagOF;
+  if (e & FE_UNDERFLOW) f |= model::kFlagUF;
+  if (e & FE_INEXACT) f |= model::kFlagNX;
+#endif
+  return f;
+}
+
+}  // namespace ptosim::test

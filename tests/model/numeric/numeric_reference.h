@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Test-only numeric reference, independent of model/numeric: spec-derived decoding, rounding by
+// candidate search or by MPFR, biased operand generators and case-count reporting.
+#pragma once
+
+#include <mpfr.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model/numeric/data_type.h"
+#include "model/numeric/flags.h"
+#include "model/numeric/rounding_mode.h"
+
+namespace ptosim::test {
+
+using model::DataType;
+using model::NumericFlags;
+using model::numeric::RoundingMode;
+
+/// Prints "numeric-cases: <op> <type> <count>" so the test log records the coverage of each run.
+void report_cases(const std::string& op, const std::string& type, std::uint64_t count);
+
+/// Field layout of the sign/exponent/fraction types, transcribed from numerics.md §2.
+struct BinarySpec {
+  DataType type;
+  int width;
+  int sign_bit;
+  int exp_bits;
+  int frac_bits;
+  int frac_shift;  // TF32/HF32 keep their fraction above 13/12 zero bits
+  int bias;
+  bool has_inf;
+  enum Nan { kNone, kIeee, kAllOnesOnly } nan;
+  std::uint64_t canonical_nan;
+  std::uint64_t max_finite;
+  int emin() const { return 1 - bias; }
+};
+/// nullptr for HiF8, E8M0 and integer types.
+const BinarySpec* binary_spec(DataType t);
+
+enum class Kind { Zero, Finite, Inf, QNaN, SNaN };
+struct RefValue {
+  Kind kind;
+  bool negative;
+  double value;  // signed; +-0 and +-inf included
+};
+/// Decodes floating and scale encodings from the spec's formulas (HiF8 from its dot-prefix table).
+RefValue ref_decode(DataType t, std::uint64_t bits);
+/// The encoding of a representable finite value (or +-0) of floating type t.
+std::uint64_t ref_encode(DataType t, double v);
+
+struct RefResult {
+  std::uint64_t bits;
+  NumericFlags flags;
+  bool operator==(const RefResult& o) const { return bits == o.bits && flags == o.flags; }
+};
+
+/// Rounds a nonzero real to floating type t under the HWP rules: IEEE 754 rounding with the
+/// unbounded-exponent overflow rule, tininess after rounding, the format's Inf/NaN/saturation
+/// substitutes. `x` holds the value, `dir` the sign of (true value - x) when x is only an
+/// approximation (0: x is exact). E8M0 follows asl/arch/profile/e8m0-conversion.asl.
+/// Types up to 16 bits use a search over all their encodings; wider types use MPFR directed
+/// roundings and require dir == 0.
+RefResult ref_round(DataType t, mpfr_srcptr x, int dir, RoundingMode rm, bool saturate);
+
+enum class BinOp { Add, Sub, Mul, Div };
+/// a op b for floating or scale types of up to 16 bits: IEEE 754 special cases written from the
+/// standard, the exact value from MPFR, then ref_round. NaN-less formats answer an invalid
+/// operation with +0 and a division by zero with the largest finite value; E8M0 zero or negative
+/// results are NaN with NV (the E8M0 conversion rule).
+RefResult ref_binary(DataType t, BinOp op, std::uint64_t a, std::uint64_t b, RoundingMode rm);
+/// TMAX/TMIN per the numerics.md §6 table, zeros as asl HardwareNumericMinMaxSpecial words them
+/// (a positive zero result is the all-zero encoding, a negative one the operand's own bits).
+RefResult ref_min_max(DataType t, std::uint64_t a, std::uint64_t b, bool is_max);
+/// e^a (RNE) for types up to 16 bits: special values of ADR 0080 Decision 073, otherwise a
+/// 300-bit MPFR approximation rounded by ref_round.
+RefResult ref_exp(DataType t, std::uint64_t a);
+
+/// Round-to-nearest-even through MPFR's own subnormal emulation (mpfr_set_emin + mpfr_subnormalize)
+/// for the binary types with infinities (FP16, BF16, TF32, HF32, FP32, FP64).
+RefResult mpfr_binary(DataType t, BinOp op, std::uint64_t a, std::uint64_t b);
+/// e^a the same way (RNE).
+RefResult mpfr_exp(DataType t, std::uint64_t a);
+
+/// RAII MPFR variable.
+struct Mp {
+  explicit Mp(mpfr_prec_t prec = 64) { mpfr_init2(v, prec); }
+  ~Mp() { mpfr_clear(v); }
+  Mp(const Mp&) = delete;
+  Mp& operator=(const Mp&) = delete;
+  mpfr_t v;
+};
+
+/// Random encodings biased toward the edge cases of a binary type: zeros, subnormals, extreme
+/// exponents, max finite, infinities, NaNs with random payloads, short significands (exact and
+/// halfway results), and second operands related to the first (cancellation, sticky and halfway
+/// alignments).
+class EdgeGenerator {
+ public:
+  EdgeGenerator(DataType t, std::uint64_t seed);
+  std::uint64_t next();
+  std::uint64_t related(std::uint64_t a);
+
+ private:
+  std::uint64_t make(bool negative, std::uint64_t exp_field, std::uint64_t frac) const;
+  std::uint64_t bits(int n) { return n == 0 ? 0 : (m_rng() >> (64 - n)); }
+  const BinarySpec& m_spec;
+  std::mt19937_64 m_rng;
+  std::vector<std::uint64_t> m_specials;
+};
+
+/// Host IEEE status of one binary32/binary64 operation (x86 MXCSR: tininess after rounding).
+struct HostStatus {
+  void clear();
+  NumericFlags read() const;
+};
+
+}  // namespace ptosim::test
