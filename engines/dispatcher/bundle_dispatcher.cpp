@@ -81,6 +81,8 @@ BundleDispatcher::BundleDispatcher(sc_core::sc_module_name name, const model::Di
   SC_THREAD(cube_issue_thread);
 }
 
+BundleDispatcher::~BundleDispatcher() = default;
+
 std::uint64_t BundleDispatcher::now_ps() const {
   return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value();
 }
@@ -127,9 +129,9 @@ void BundleDispatcher::record_immediate(BundleRecord rec) {
 
 void BundleDispatcher::dispatch_thread() {
   set_state(State::Idle);
-  while (m_source) {
+  while (m_program) {
     set_state(State::Decode);
-    auto fetched = m_source->next();
+    auto fetched = m_program->next();
     if (!fetched) break;
     const std::uint64_t decode = m_params.decode_cycles * fetched->instructions;
     sc_core::wait(m_clock.to_time(model::Cycles(decode)));
@@ -218,6 +220,7 @@ void BundleDispatcher::dispatch_thread() {
   while (!m_reorder.empty()) sc_core::wait(m_progress);
   set_state(State::Done);
   m_finished = true;
+  m_finish_cycle = now_cycles();
   m_finished_event.notify(sc_core::SC_ZERO_TIME);
 }
 

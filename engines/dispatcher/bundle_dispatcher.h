@@ -18,7 +18,7 @@
 
 #include "engines/common/clocked.h"
 #include "engines/common/engine_command.h"
-#include "engines/dispatcher/bundle_source.h"
+#include "model/exec/program_front_end.h"
 #include "model/params/platform_params.h"
 #include "model/plan/payload_reader.h"
 #include "model/state/tile_state.h"
@@ -64,15 +64,18 @@ class BundleDispatcher : public sc_core::sc_module {
   SC_HAS_PROCESS(BundleDispatcher);
   BundleDispatcher(sc_core::sc_module_name name, const model::DispatchParams& params, const model::ClockParams& clock,
                    model::AllocationPolicy policy, bool timing_only);
+  ~BundleDispatcher() override;
 
   /// The program; must be set before simulation starts.
-  void set_source(IBundleSource* source) { m_source = source; }
+  void set_program(model::ProgramFrontEnd* program) { m_program = program; }
   model::TileState& state() { return m_state; }
   const model::TileState& state() const { return m_state; }
 
   const std::vector<BundleRecord>& records() const { return m_records; }
   const DispatcherStats& stats() const { return m_stats; }
   bool finished() const { return m_finished; }
+  /// Cycle at which the program fully retired (valid once finished()).
+  std::uint64_t finish_cycle() const { return m_finish_cycle; }
   /// Notified once the program has fully retired (or stopped at a fault).
   const sc_core::sc_event& finished_event() const { return m_finished_event; }
   void trace_to(traces::VcdRecorder& rec, const std::string& scope);
@@ -102,7 +105,7 @@ class BundleDispatcher : public sc_core::sc_module {
   Clocked m_clock;
   bool m_timing_only;
   model::TileState m_state;
-  IBundleSource* m_source = nullptr;
+  model::ProgramFrontEnd* m_program = nullptr;
   std::unique_ptr<DebugReader> m_reader;
 
   /// Writers and readers in flight per Local physical slot (0..63) and Shared slot (64..319).
@@ -117,6 +120,7 @@ class BundleDispatcher : public sc_core::sc_module {
   DispatcherStats m_stats;
   std::uint64_t m_next_id = 0;
   bool m_finished = false;
+  std::uint64_t m_finish_cycle = 0;
   sc_core::sc_event m_finished_event;
 
   traces::TracedValue m_trace_state;

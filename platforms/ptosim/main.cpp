@@ -27,6 +27,9 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   const Args args(argv + 2, argv + argc);
+  if (command == "run") return run_command(args);
+  if (command == "exec") return exec_command(args);
+  if (command == "config") return config_command(args);
   if (command == "asm") return asm_command(args);
   if (command == "disasm") return disasm_command(args);
   if (command == "-h" || command == "--help" || command == "help") {

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "platforms/ptosim/program_file.h"
+
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "model/bundle/instruction.h"
+#include "model/numeric/scalar_ops.h"
+#include "model/state/element_access.h"
+#include "platforms/ptosim/scenario.h"
+
+namespace ptosim::platforms {
+
+namespace {
+
+struct Token {
+  std::string text;
+  int column;  // 1-based
+};
+
+std::vector<Token> tokenize(const std::string& line) {
+  std::vector<Token> tokens;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    if (line[i] == ';') break;
+    if (std::isspace(static_cast<unsigned char>(line[i])) || line[i] == ',') {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i])) && line[i] != ',' && line[i] != ';') ++i;
+    tokens.push_back(Token{line.substr(start, i - start), static_cast<int>(start + 1)});
+  }
+  return tokens;
+}
+
+std::optional<std::uint64_t> parse_uint(const std::string& text) {
+  std::uint64_t v = 0;
+  int base = 10;
+  std::string digits = text;
+  if (digits.rfind("0x", 0) == 0 || digits.rfind("0X", 0) == 0) {
+    base = 16;
+    digits = digits.substr(2);
+  }
+  std::uint64_t scale = 1;
+  if (base == 10 && digits.size() > 3 && digits.compare(digits.size() - 3, 3, "KiB") == 0) {
+    scale = 1024;
+    digits.resize(digits.size() - 3);
+  } else if (base == 10 && digits.size() > 1 && digits.back() == 'B') {
+    digits.pop_back();
+  }
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return v * scale;
+}
+
+class Parser {
+ public:
+  Parser(std::string path, ProgramFile& out) : m_path(std::move(path)), m_out(out) { m_out.path = m_path; }
+
+  bool parse(const std::string& text, std::string& error) {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+      ++m_line;
+      const auto tokens = tokenize(line);
+      if (!tokens.empty() && tokens[0].text[0] == '.') {
+        if (!directive(tokens)) {
+          error = m_error;
+          return false;
+        }
+        m_out.assembly += "\n";
+      } else {
+        m_out.assembly += line + "\n";
+      }
+    }
+    for (const auto& [index, fill] : m_fill) {
+      const ProgramTile& t = m_out.tiles[index];
+      const std::uint64_t want = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
+      for (int pe = 0; pe < model::kPeCount; ++pe)
+        if (fill[pe] != 0 && fill[pe] != want) {
+          error = model::format_location(t.loc) + ": " + t.ref.name() + " has " + std::to_string(fill[pe]) +
+                  " values for PE" + std::to_string(pe) + ", its valid region needs " + std::to_string(want);
+          return false;
+        }
+    }
+    return true;
+  }
+
+ private:
+  bool fail(int column, const std::string& message) {
+    m_error = m_path + ":" + std::to_string(m_line) + ":" + std::to_string(column) + ": " + message;
+    return false;
+  }
+
+  std::map<std::string, Token> options(const std::vector<Token>& tokens, std::size_t from, std::vector<Token>& rest) {
+    std::map<std::string, Token> opts;
+    for (std::size_t i = from; i < tokens.size(); ++i) {
+      const auto eq = tokens[i].text.find('=');
+      if (eq == std::string::npos) {
+        rest.push_back(tokens[i]);
+        continue;
+      }
+      opts[tokens[i].text.substr(0, eq)] = Token{tokens[i].text.substr(eq + 1), tokens[i].column + static_cast<int>(eq) + 1};
+    }
+    return opts;
+  }
+
+  ProgramTile* tile(const Token& t) {
+    const auto ref = model::TileRef::parse(t.text);
+    if (!ref) {
+      fail(t.column, "expected a tile register (T#1..N#16, S0..S255), got '" + t.text + "'");
+      return nullptr;
+    }
+    for (ProgramTile& pt : m_out.tiles)
+      if (pt.ref == *ref) return &pt;
+    fail(t.column, t.text + " is not declared (use .tile first)");
+    return nullptr;
+  }
+
+  // PEs a data directive writes: pe=PE0..PE3 or all (default) — within the tile's mask.
+  std::optional<model::PeMask> target_pes(const ProgramTile& t, const std::map<std::string, Token>& opts) {
+    if (!opts.count("pe") || opts.at("pe").text == "all") return t.desc.pe_mask;
+    const Token& p = opts.at("pe");
+    if (p.text.size() == 3 && p.text.rfind("PE", 0) == 0 && p.text[2] >= '0' && p.text[2] <= '3') {
+      const int pe = p.text[2] - '0';
+      if (t.desc.pe_mask.has(pe)) return model::PeMask(static_cast<std::uint8_t>(8 >> pe));
+      fail(p.column, t.ref.name() + " holds no fragment on " + p.text);
+      return std::nullopt;
+    }
+    fail(p.column, "expected pe=PE0..PE3 or pe=all");
+    return std::nullopt;
+  }
+
+  bool append_value(ProgramTile& t, model::PeMask pes, std::uint64_t value, int column) {
+    const std::size_t index = static_cast<std::size_t>(&t - m_out.tiles.data());
+    auto& fill = m_fill[index];
+    const std::uint64_t valid = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
+    for (int pe = 0; pe < model::kPeCount; ++pe) {
+      if (!pes.has(pe)) continue;
+      if (fill[pe] >= valid)
+        return fail(column, t.ref.name() + " already has its " + std::to_string(valid) + " valid values on PE" +
+                                std::to_string(pe));
+      const std::uint64_t r = fill[pe] / t.desc.valid_cols, c = fill[pe] % t.desc.valid_cols;
+      t.data[pe][r * t.desc.cols + c] = value;
+      ++fill[pe];
+    }
+    return true;
+  }
+
+  bool values(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens) {
+    for (const Token& v : tokens) {
+      const auto bits = model::numeric::parse_value(t.desc.dtype, v.text);
+      if (!bits)
+        return fail(v.column, "'" + v.text + "' is not a " + std::string(model::data_type_name(t.desc.dtype)) + " value");
+      if (!append_value(t, pes, *bits, v.column)) return false;
+    }
+    return true;
+  }
+
+  bool directive(const std::vector<Token>& tokens) {
+    const std::string& name = tokens[0].text;
+    if (name == ".tile") return tile_directive(tokens);
+    if (name == ".data" || name == ".file" || name == ".random") {
+      if (tokens.size() < 2) return fail(tokens[0].column + static_cast<int>(name.size()), "expected a tile register");
+      ProgramTile* t = tile(tokens[1]);
+      if (!t) return false;
+      std::vector<Token> rest;
+      const auto opts = options(tokens, 2, rest);
+      const auto pes = target_pes(*t, opts);
+      if (!pes) return false;
+      if (name == ".data") return values(*t, *pes, rest);
+      if (name == ".file") return file_directive(*t, *pes, tokens, rest);
+      return random_directive(*t, *pes, tokens, opts);
+    }
+    if (name == ".gpr") return gpr_directive(tokens);
+    if (name == ".status") {
+      for (std::size_t i = 1; i < tokens.size(); ++i) {
+        const auto f = model::flag_from_name(tokens[i].text);
+        if (!f) return fail(tokens[i].column, "expected a flag name (NV DZ OF UF NX)");
+        m_out.status |= *f;
+      }
+      return true;
+    }
+    if (name == ".dump") {
+      if (tokens.size() < 2) return fail(tokens[0].column + 5, "expected a tile register");
+      for (std::size_t i = 1; i < tokens.size(); ++i) {
+        const auto ref = model::TileRef::parse(tokens[i].text);
+        if (!ref) return fail(tokens[i].column, "expected a tile register, got '" + tokens[i].text + "'");
+        m_out.dumps.push_back(*ref);
+      }
+      return true;
+    }
+    return fail(tokens[0].column, "unknown directive '" + name + "' (expected .tile .data .file .random .gpr .status .dump)");
+  }
+
+  bool tile_directive(const std::vector<Token>& tokens) {
+    if (tokens.size() < 3) return fail(tokens[0].column, ".tile needs a register and a DataType");
+    const auto ref = model::TileRef::parse(tokens[1].text);
+    if (!ref) return fail(tokens[1].column, "expected a tile register (T#1..N#16, S0..S255)");
+    for (const ProgramTile& pt : m_out.tiles)
+      if (pt.ref == *ref) return fail(tokens[1].column, tokens[1].text + " is declared twice");
+    const auto dtype = model::data_type_from_name(tokens[2].text);
+    if (!dtype) return fail(tokens[2].column, "unknown DataType '" + tokens[2].text + "'");
+    std::vector<Token> rest;
+    const auto opts = options(tokens, 3, rest);
+    if (!rest.empty()) return fail(rest[0].column, "expected key=value, got '" + rest[0].text + "'");
+    static const char* kKeys[] = {"cols", "rows", "capacity", "valid", "layout", "location", "mask"};
+    for (const auto& [key, tok] : opts) {
+      bool known = false;
+      for (const char* k : kKeys) known = known || key == k;
+      if (!known) return fail(tok.column - static_cast<int>(key.size()) - 1, "unknown .tile option '" + key + "'");
+    }
+    auto number = [&](const char* key) -> std::optional<std::uint64_t> {
+      if (!opts.count(key)) return std::nullopt;
+      return parse_uint(opts.at(key).text);
+    };
+    for (const char* key : {"cols", "rows", "capacity"})
+      if (opts.count(key) && !number(key)) return fail(opts.at(key).column, std::string(key) + ": expected a number");
+    const auto cols = number("cols");
+    const auto rows = number("rows");
+    model::Layout layout = model::Layout::RowMajor;
+    if (opts.count("layout")) {
+      const auto l = model::layout_from_name(opts.at("layout").text);
+      if (!l) return fail(opts.at("layout").column, "unknown layout '" + opts.at("layout").text + "'");
+      layout = *l;
+    }
+    model::Location location = model::Location::Any;
+    if (opts.count("location")) {
+      const auto l = model::location_from_name(opts.at("location").text);
+      if (!l) return fail(opts.at("location").column, "unknown location '" + opts.at("location").text + "'");
+      location = *l;
+    }
+    model::PeMask mask = model::PeMask::all();
+    if (opts.count("mask")) {
+      const auto m = model::PeMask::parse(opts.at("mask").text);
+      if (!m || m->empty()) return fail(opts.at("mask").column, "mask: expected four 0/1 characters, PE0 first");
+      mask = *m;
+    }
+    if (!opts.count("valid")) return fail(tokens[0].column, ".tile needs valid=ROWSxCOLS");
+    const Token& v = opts.at("valid");
+    const auto x = v.text.find('x');
+    const auto vr = x == std::string::npos ? std::nullopt : parse_uint(v.text.substr(0, x));
+    const auto vc = x == std::string::npos ? std::nullopt : parse_uint(v.text.substr(x + 1));
+    if (!vr || !vc) return fail(v.column, "valid: expected ROWSxCOLS, e.g. valid=4x8");
+    // Default capacity: the smallest power of two (>= 128 B) holding the physical shape.
+    std::uint64_t capacity = 0;
+    if (opts.count("capacity")) {
+      capacity = *number("capacity");
+    } else {
+      const std::uint64_t r = rows.value_or(*vr), c = cols.value_or(*vc);
+      const std::uint64_t need = (r * c * model::element_bits(*dtype) + 7) / 8;
+      capacity = 128;
+      while (capacity < need) capacity <<= 1;
+    }
+    ProgramTile t;
+    t.ref = *ref;
+    t.loc = model::SourceLoc{m_path, m_line, tokens[0].column};
+    const std::string problem =
+        make_input_descriptor(*dtype, capacity, cols, rows, *vr, *vc, layout, location, mask, t.desc);
+    if (!problem.empty()) return fail(tokens[1].column, ".tile " + tokens[1].text + ": " + problem);
+    for (auto& d : t.data) d.assign(t.desc.element_count(), std::nullopt);
+    m_out.tiles.push_back(std::move(t));
+    return true;
+  }
+
+  bool file_directive(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens, const std::vector<Token>& rest) {
+    if (rest.size() != 1) return fail(tokens[0].column, ".file needs a tile register and one path");
+    std::string path = rest[0].text;
+    const auto slash = m_path.rfind('/');
+    if (path[0] != '/' && slash != std::string::npos) path = m_path.substr(0, slash + 1) + path;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return fail(rest[0].column, "cannot open '" + path + "'");
+    const bool raw = path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0;
+    if (!raw) {
+      std::string word;
+      while (in >> word) {
+        const auto bits = model::numeric::parse_value(t.desc.dtype, word);
+        if (!bits)
+          return fail(rest[0].column, path + ": '" + word + "' is not a " + model::data_type_name(t.desc.dtype) + " value");
+        if (!append_value(t, pes, *bits, rest[0].column)) return false;
+      }
+      return true;
+    }
+    // Raw: the fragment's storage bytes, little-endian lanes in layout order; all of it defined.
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes.size() != t.desc.storage_bytes())
+      return fail(rest[0].column, path + ": " + std::to_string(bytes.size()) + " bytes, the tile's storage needs " +
+                                      std::to_string(t.desc.storage_bytes()));
+    for (int pe = 0; pe < model::kPeCount; ++pe) {
+      if (!pes.has(pe)) continue;
+      for (std::uint32_t r = 0; r < t.desc.rows; ++r)
+        for (std::uint32_t c = 0; c < t.desc.cols; ++c)
+          t.data[pe][std::uint64_t{r} * t.desc.cols + c] = model::load_element(t.desc, bytes.data(), r, c);
+    }
+    return true;
+  }
+
+  bool random_directive(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens,
+                        const std::map<std::string, Token>& opts) {
+    std::uint64_t seed = 1;
+    double lo = model::is_float(t.desc.dtype) ? -1.0 : 0.0, hi = model::is_float(t.desc.dtype) ? 1.0 : 100.0;
+    if (opts.count("seed")) {
+      const auto s = parse_uint(opts.at("seed").text);
+      if (!s) return fail(opts.at("seed").column, "seed: expected a number");
+      seed = *s;
+    }
+    for (auto [key, dst] : {std::pair{"min", &lo}, {"max", &hi}}) {
+      if (!opts.count(key)) continue;
+      try {
+        *dst = std::stod(opts.at(key).text);
+      } catch (const std::exception&) {
+        return fail(opts.at(key).column, std::string(key) + ": expected a number");
+      }
+    }
+    if (!(lo <= hi)) return fail(tokens[0].column, ".random needs min <= max");
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> dist(lo, hi);
+    const std::uint64_t count = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      double x = dist(rng);
+      if (!model::is_float(t.desc.dtype)) x = static_cast<double>(static_cast<std::int64_t>(x));
+      char text[64];
+      std::snprintf(text, sizeof text, "%.17g", x);
+      const auto bits = model::numeric::parse_value(t.desc.dtype, text);
+      if (!bits) return fail(tokens[0].column, std::string("random value ") + text + " does not fit " +
+                                                   model::data_type_name(t.desc.dtype));
+      if (!append_value(t, pes, *bits, tokens[0].column)) return false;
+    }
+    return true;
+  }
+
+  bool gpr_directive(const std::vector<Token>& tokens) {
+    if (tokens.size() != 4) return fail(tokens[0].column, ".gpr needs PE0..PE3|all, a register r1..r23 and a value");
+    GprInit g;
+    const std::string& who = tokens[1].text;
+    if (who == "all") {
+      g.pes = model::PeMask::all();
+    } else if (who.size() == 3 && who.rfind("PE", 0) == 0 && who[2] >= '0' && who[2] <= '3') {
+      g.pes = model::PeMask(static_cast<std::uint8_t>(8 >> (who[2] - '0')));
+    } else {
+      return fail(tokens[1].column, "expected PE0..PE3 or all");
+    }
+    const std::string& reg = tokens[2].text;
+    const auto sel = reg.size() > 1 && reg[0] == 'r' ? parse_uint(reg.substr(1)) : std::nullopt;
+    if (!sel || *sel < 1 || *sel >= model::kGprCount) return fail(tokens[2].column, "expected a GPR r1..r23");
+    g.selector = static_cast<unsigned>(*sel);
+    const std::string& text = tokens[3].text;
+    if (!text.empty() && text[0] == '-') {
+      std::int64_t v = 0;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (ec != std::errc() || end != text.data() + text.size()) return fail(tokens[3].column, "expected a 64-bit value");
+      g.value = static_cast<std::uint64_t>(v);
+    } else {
+      const auto v = parse_uint(text);
+      if (!v) return fail(tokens[3].column, "expected a 64-bit value");
+      g.value = *v;
+    }
+    m_out.gprs.push_back(g);
+    return true;
+  }
+
+  std::string m_path;
+  ProgramFile& m_out;
+  int m_line = 0;
+  std::string m_error;
+  std::map<std::size_t, std::array<std::uint64_t, model::kPeCount>> m_fill;
+};
+
+}  // namespace
+
+bool parse_program_text(const std::string& text, const std::string& path, ProgramFile& out, std::string& error) {
+  out = ProgramFile{};
+  return Parser(path, out).parse(text, error);
+}
+
+bool parse_program_file(const std::string& path, ProgramFile& out, std::string& error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = path + ": cannot open program file";
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_program_text(buffer.str(), path, out, error);
+}
+
+}  // namespace ptosim::platforms

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// ptosim run PROGRAM: builds the default platform, loads the program's inputs, simulates, and
+// reports (summary, dumps, --stats JSON, --vcd/--fst traces with a .gtkw layout).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include <systemc>
+
+#include "model/bundle/assembler.h"
+#include "model/bundle/instruction.h"
+#include "model/numeric/scalar_ops.h"
+#include "platforms/config/config_loader.h"
+#include "platforms/ptosim/commands.h"
+#include "platforms/ptosim/program_file.h"
+#include "platforms/run_report.h"
+#include "platforms/tile_top.h"
+#include "traces/gtkw_writer.h"
+
+namespace ptosim::platforms {
+
+namespace {
+
+struct RunOptions {
+  std::string program;
+  std::string config;
+  std::vector<std::string> sets;
+  model::AllocationPolicy policy = model::AllocationPolicy::Queue;
+  bool timing_only = false;
+  std::string vcd;
+  std::string fst;
+  std::uint64_t window_begin = 0;
+  std::uint64_t window_end = ~std::uint64_t{0};
+  std::string stats;
+  bool hex = false;
+  bool quiet = false;
+};
+
+// sc_elab_and_sim hands control to sc_main; the parsed options travel through here.
+RunOptions g_options;
+
+void usage(std::ostream& os) {
+  os << "usage: ptosim run PROGRAM [options]\n"
+        "  --config FILE          platform configuration (JSON); default: the embedded A2/A3-class platform\n"
+        "  --set KEY=VALUE        override one parameter (repeatable); see 'ptosim config'\n"
+        "  --allocation asl|queue destination register policy (default queue; see docs/user-guide.md)\n"
+        "  --timing-only          simulate timing without computing values\n"
+        "  --vcd FILE             write a VCD trace (and FILE.gtkw for GTKWave)\n"
+        "  --fst FILE             write an FST trace (via vcd2fst) and FILE.gtkw\n"
+        "  --trace-window B:E     only trace cycles B..E (either may be empty)\n"
+        "  --stats FILE           write run statistics as JSON\n"
+        "  --hex                  dump element encodings in hex beside their values\n"
+        "  --quiet                print only the summary line\n";
+}
+
+bool parse_cycles(const std::string& s, std::uint64_t& v) {
+  if (s.empty()) return true;
+  char* end = nullptr;
+  v = std::strtoull(s.c_str(), &end, 10);
+  return end && *end == '\0';
+}
+
+bool parse_options(const Args& args, RunOptions& o, std::string& error) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size()) {
+        error = a + " needs a value";
+        return false;
+      }
+      out = args[++i];
+      return true;
+    };
+    if (a == "--config") {
+      if (!value(o.config)) return false;
+    } else if (a == "--set") {
+      std::string s;
+      if (!value(s)) return false;
+      o.sets.push_back(s);
+    } else if (a == "--allocation") {
+      std::string s;
+      if (!value(s)) return false;
+      const auto p = model::allocation_policy_from_name(s);
+      if (!p) {
+        error = "--allocation: expected asl or queue, got '" + s + "'";
+        return false;
+      }
+      o.policy = *p;
+    } else if (a == "--timing-only") {
+      o.timing_only = true;
+    } else if (a == "--vcd") {
+      if (!value(o.vcd)) return false;
+    } else if (a == "--fst") {
+      if (!value(o.fst)) return false;
+    } else if (a == "--trace-window") {
+      std::string s;
+      if (!value(s)) return false;
+      const auto colon = s.find(':');
+      if (colon == std::string::npos || !parse_cycles(s.substr(0, colon), o.window_begin) ||
+          !parse_cycles(s.substr(colon + 1), o.window_end) || o.window_end < o.window_begin) {
+        error = "--trace-window: expected BEGIN:END in cycles, got '" + s + "'";
+        return false;
+      }
+    } else if (a == "--stats") {
+      if (!value(o.stats)) return false;
+    } else if (a == "--hex") {
+      o.hex = true;
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else if (!a.empty() && a[0] == '-') {
+      error = "unknown option '" + a + "'";
+      return false;
+    } else if (o.program.empty()) {
+      o.program = a;
+    } else {
+      error = "more than one program given ('" + o.program + "', '" + a + "')";
+      return false;
+    }
+  }
+  if (o.program.empty()) {
+    error = "no program given";
+    return false;
+  }
+  if (!o.vcd.empty() && !o.fst.empty()) {
+    error = "--vcd and --fst are exclusive";
+    return false;
+  }
+  return true;
+}
+
+std::string cell_text(model::DataType t, const std::optional<std::uint64_t>& v, bool hex) {
+  if (!v) return "-";
+  std::string s = model::numeric::format_value(t, *v);
+  if (hex) s += " (0x" + [&] {
+    std::ostringstream h;
+    h << std::hex << *v;
+    return h.str();
+  }() + ")";
+  return s;
+}
+
+void print_dump(std::ostream& os, TileTop& top, const model::TileRef& ref, bool hex) {
+  const model::TileState& s = top.dispatcher.state();
+  const bool allocated = ref.is_shared() ? s.shared(ref.index).allocated : s.local(ref.index).allocated;
+  if (!allocated) {
+    os << ref.name() << ": not allocated\n";
+    return;
+  }
+  const model::TileDescriptor& d = ref.is_shared() ? s.shared(ref.index).desc : s.local(ref.index).desc;
+  os << ref.name() << "  " << model::data_type_name(d.dtype) << "  valid " << d.valid_rows << "x" << d.valid_cols
+     << "  (physical " << d.rows << "x" << d.cols << ", " << model::layout_name(d.layout) << ", TSize "
+     << d.capacity_bytes << " B, PEs " << d.pe_mask.to_string() << ")\n";
+  std::vector<std::pair<std::string, model::FragmentData>> fragments;
+  if (ref.is_shared()) {
+    fragments.emplace_back("shared", top.read_shared(ref.index));
+  } else {
+    for (int pe = 0; pe < model::kPeCount; ++pe) {
+      if (!d.pe_mask.has(pe)) continue;
+      model::FragmentData f = top.read_local(ref.index, pe);
+      if (!fragments.empty() && fragments.back().second == f) {
+        fragments.back().first += ",PE" + std::to_string(pe);
+      } else {
+        fragments.emplace_back("PE" + std::to_string(pe), std::move(f));
+      }
+    }
+  }
+  for (const auto& [who, f] : fragments) {
+    os << "  " << who << ":\n";
+    for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
+      os << "    row " << std::setw(3) << r << ":";
+      for (std::uint32_t c = 0; c < d.valid_cols; ++c) os << "  " << cell_text(d.dtype, f[std::uint64_t{r} * d.cols + c], hex);
+      os << "\n";
+    }
+  }
+}
+
+int simulate(const RunOptions& o) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  ProgramFile program;
+  std::string error;
+  if (!parse_program_file(o.program, program, error)) {
+    std::cerr << error << "\n";
+    return 2;
+  }
+  const model::Assembly assembly = model::assemble(program.assembly, o.program);
+  if (!assembly.ok()) {
+    for (const model::AsmError& e : assembly.errors) std::cerr << model::format_error(e) << "\n";
+    return 2;
+  }
+  const ConfigResult config = load_config(o.config, o.sets);
+  if (!config.errors.empty()) {
+    for (const std::string& e : config.errors) std::cerr << "ptosim run: " << e << "\n";
+    return 2;
+  }
+
+  TileTop top("top", config.params, o.policy, o.timing_only);
+  for (const ProgramTile& t : program.tiles) {
+    if (t.ref.is_shared())
+      top.load_shared(t.ref.index, t.desc, t.desc.pe_mask, t.data[0]);
+    else
+      top.load_local(t.ref.index, t.desc, t.data);
+  }
+  for (const GprInit& g : program.gprs)
+    for (int pe = 0; pe < model::kPeCount; ++pe)
+      if (g.pes.has(pe)) top.dispatcher.state().set_gpr(pe, g.selector, g.value);
+  top.dispatcher.state().set_status(program.status);
+  model::ProgramFrontEnd front_end(assembly.instructions);
+  top.dispatcher.set_program(&front_end);
+
+  const std::string trace_path = !o.fst.empty() ? o.fst + ".vcd" : o.vcd;
+  traces::VcdRecorder recorder;
+  const engines::Clocked clock(config.params.clock);
+  if (!trace_path.empty()) {
+    top.trace_to(recorder);
+    const std::uint64_t period = config.params.clock.period_ps;
+    const std::uint64_t end = o.window_end == ~std::uint64_t{0} ? o.window_end : o.window_end * period;
+    if (!recorder.open(trace_path, "ptosim " + o.program + ", clock period " + std::to_string(period) + " ps",
+                       o.window_begin * period, end)) {
+      std::cerr << "ptosim run: cannot write trace '" << trace_path << "'\n";
+      return 2;
+    }
+  }
+
+  // Run in slices so long simulations can show progress.
+  const sc_core::sc_time slice = clock.to_time(model::Cycles(1'000'000));
+  auto last_report = std::chrono::steady_clock::now();
+  bool progress_shown = false;
+  while (!top.dispatcher.finished() && (sc_core::sc_pending_activity() || sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME)) {
+    sc_core::sc_start(slice);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - wall_start > std::chrono::seconds(3) && now - last_report > std::chrono::seconds(1)) {
+      std::cerr << "\r  simulated " << clock.to_cycles(sc_core::sc_time_stamp()) << " cycles, "
+                << top.dispatcher.records().size() << " bundles retired" << std::flush;
+      last_report = now;
+      progress_shown = true;
+    }
+  }
+  if (progress_shown) std::cerr << "\n";
+  if (!top.dispatcher.finished()) {
+    std::cerr << "ptosim run: simulation stopped before the program retired (deadlock)\n";
+    return 1;
+  }
+  const std::uint64_t total_cycles = top.dispatcher.finish_cycle();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+
+  if (!trace_path.empty()) {
+    recorder.close(total_cycles * config.params.clock.period_ps);
+    const std::string shown = !o.fst.empty() ? o.fst : o.vcd;
+    if (!o.fst.empty()) {
+      const std::string cmd = "vcd2fst '" + trace_path + "' '" + o.fst + "' >/dev/null 2>&1";
+      if (std::system(cmd.c_str()) != 0) {
+        std::cerr << "ptosim run: vcd2fst failed (is GTKWave installed?); the VCD is at " << trace_path << "\n";
+        return 1;
+      }
+      std::remove(trace_path.c_str());
+    }
+    std::vector<std::pair<unsigned, std::string>> ops;
+    for (int i = 0; i < model::kOperationCount; ++i)
+      ops.emplace_back(i, model::operation_mnemonic(static_cast<model::Operation>(i)));
+    const std::string filter = shown + ".opcodes.txt";
+    traces::write_translate_filter(filter, ops);
+    const std::string states = shown + ".states.txt";
+    traces::write_translate_filter(states, {{0, "Idle"}, {1, "Decode"}, {2, "WaitDependency"}, {3, "Preflight"},
+                                            {4, "WaitQueue"}, {5, "WaitReorder"}, {6, "Drain"}, {7, "Done"}});
+    traces::write_gtkw(shown + ".gtkw", shown, recorder, {{"opcode", filter}, {"state", states}});
+  }
+
+  std::uint64_t committed = 0, noop = 0;
+  const engines::BundleRecord* faulted = nullptr;
+  bool skipped = false;
+  for (const auto& rec : top.dispatcher.records()) {
+    committed += rec.outcome == engines::BundleRecord::Outcome::Committed;
+    noop += rec.outcome == engines::BundleRecord::Outcome::Noop;
+    if (rec.outcome == engines::BundleRecord::Outcome::Faulted) faulted = &rec;
+    skipped = skipped || !rec.skipped_checks.empty();
+  }
+  const double ns = static_cast<double>(total_cycles * config.params.clock.period_ps) / 1000.0;
+  std::cout << "ptosim run " << o.program << (o.timing_only ? " (timing only)" : "") << "\n";
+  std::cout << "  bundles     " << committed << " committed, " << noop << " no-op, " << (faulted ? 1 : 0) << " faulted\n";
+  std::cout << "  simulated   " << total_cycles << " cycles (" << std::fixed << std::setprecision(1) << ns
+            << " ns at " << std::setprecision(2) << 1000.0 / static_cast<double>(config.params.clock.period_ps)
+            << " GHz)\n";
+  std::cout << "  wall time   " << std::setprecision(3) << wall * 1000.0 << " ms\n";
+  const auto util = [&](const engines::EngineStats& s) {
+    std::ostringstream u;
+    u << s.busy_cycles << " busy cycles (" << std::setprecision(1) << std::fixed
+      << (total_cycles ? 100.0 * static_cast<double>(s.busy_cycles) / static_cast<double>(total_cycles) : 0.0) << "%)";
+    return u.str();
+  };
+  std::cout << "  SFU         " << util(top.sfu.stats()) << "\n  CUBE        " << util(top.cube.stats()) << "\n";
+  if (o.timing_only)
+    std::cout << "  note        timing only: no values computed"
+              << (skipped ? "; value-dependent legality checks were skipped" : "") << "\n";
+  if (faulted) {
+    std::cout << "  fault       " << model::format_location(faulted->loc) << ": " << faulted->op << ": Fault_"
+              << model::fault_code_name(faulted->fault->code) << ": " << faulted->fault->rule << "\n";
+  }
+  if (!o.quiet && !o.timing_only)
+    for (const model::TileRef& ref : program.dumps) print_dump(std::cout, top, ref, o.hex);
+  if (!o.stats.empty()) {
+    std::ofstream out(o.stats);
+    if (!out) {
+      std::cerr << "ptosim run: cannot write '" << o.stats << "'\n";
+      return 2;
+    }
+    out << run_report(top, config.params, total_cycles).dump(2) << "\n";
+  }
+  return faulted ? 1 : 0;
+}
+
+}  // namespace
+
+int run_command(const Args& args) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    usage(std::cout);
+    return 0;
+  }
+  std::string error;
+  if (!parse_options(args, g_options, error)) {
+    std::cerr << "ptosim run: " << error << "\n";
+    usage(std::cerr);
+    return 2;
+  }
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);  // keep stdout to ptosim's own report
+  char name[] = "ptosim";
+  char* argv[] = {name, nullptr};
+  return sc_core::sc_elab_and_sim(1, argv);
+}
+
+}  // namespace ptosim::platforms
+
+/// SystemC's entry point, reached only through run_command's sc_elab_and_sim.
+int sc_main(int, char*[]) { return ptosim::platforms::simulate(ptosim::platforms::g_options); }

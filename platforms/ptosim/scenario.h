@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The `ptosim exec` scenario contract (shared/scenario-format.md): JSON input -> initial state and
+// program; the functional run's outcomes and final state -> JSON output.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/exec/functional_machine.h"
+
+namespace ptosim::platforms {
+
+struct ScenarioTile {
+  model::TileRef ref;
+  model::TileDescriptor desc;
+  std::array<model::FragmentData, model::kPeCount> data;  ///< Shared tiles: data[0]
+};
+
+struct Scenario {
+  model::AllocationPolicy policy = model::AllocationPolicy::Asl;
+  std::vector<ScenarioTile> tiles;
+  std::array<std::array<std::uint64_t, model::kGprCount>, model::kPeCount> gprs{};
+  model::NumericFlags status = 0;
+  std::string program;
+};
+
+/// Parses and checks a scenario document; on error returns a message naming the field.
+std::string parse_scenario(const nlohmann::json& doc, Scenario& out);
+
+/// Builds a descriptor for an input tile from its fields (rows optional, checked against the
+/// capacity rule or the CELL rule); returns an error message or "".
+std::string make_input_descriptor(model::DataType dtype, std::uint64_t capacity, std::optional<std::uint64_t> cols,
+                                  std::optional<std::uint64_t> rows, std::uint64_t valid_rows, std::uint64_t valid_cols,
+                                  model::Layout layout, model::Location location, model::PeMask mask,
+                                  model::TileDescriptor& out);
+
+/// One entry of the output's bundles[] array.
+struct ScenarioBundle {
+  std::string op;
+  model::BundleOutcome::Kind kind;
+  std::optional<model::Fault> fault;
+};
+
+nlohmann::ordered_json scenario_output(const std::vector<ScenarioBundle>& bundles, const model::FunctionalMachine& m);
+
+/// Element encoding as the scenario format spells it: lowercase hex, exactly the element width.
+std::string encode_hex(model::DataType t, std::uint64_t bits);
+
+}  // namespace ptosim::platforms

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "platforms/run_report.h"
+
+#include <map>
+
+#include "model/cube/cube_timing.h"
+
+namespace ptosim::platforms {
+
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+double ratio(std::uint64_t part, std::uint64_t whole) { return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole); }
+
+OJson engine_json(const engines::EngineStats& s, const std::uint64_t idle_stall[2], std::uint64_t total) {
+  OJson j;
+  j["commands"] = s.commands;
+  j["busy_cycles"] = s.busy_cycles;
+  j["idle_cycles"] = total > s.busy_cycles ? total - s.busy_cycles : 0;
+  j["compute_cycles"] = s.compute_cycles;
+  j["stall_cycles"] = OJson{{"dependency", idle_stall[0]},
+                            {"queue_full", idle_stall[1]},
+                            {"memory_contention", s.memory_stall_cycles}};
+  j["utilisation"] = ratio(s.busy_cycles, total);
+  j["bytes_read"] = s.bytes_read;
+  j["bytes_written"] = s.bytes_written;
+  OJson ops = OJson::object();
+  for (const auto& [name, op] : s.per_op) ops[name] = OJson{{"count", op.count}, {"cycles", op.cycles}};
+  j["per_opcode"] = ops;
+  return j;
+}
+
+OJson memory_json(const engines::TileMemory& m) {
+  const auto& ports = m.ports();
+  OJson j;
+  j["bytes_read"] = m.bytes_read();
+  j["bytes_written"] = m.bytes_written();
+  j["accesses"] = ports.accesses();
+  j["bank_conflicts"] = ports.bank_conflicts();
+  j["wait_cycles"] = ports.wait_cycles();
+  OJson p = OJson::array();
+  for (std::size_t i = 0; i < ports.port_bytes().size(); ++i)
+    p.push_back(OJson{{"bytes", ports.port_bytes()[i]}, {"busy_cycles", ports.port_busy_cycles()[i]}});
+  j["ports"] = p;
+  return j;
+}
+
+}  // namespace
+
+OJson run_report(TileTop& top, const model::PlatformParams& params, std::uint64_t total_cycles) {
+  OJson r;
+  r["simulated_cycles"] = total_cycles;
+  r["clock_period_ps"] = params.clock.period_ps;
+  std::uint64_t committed = 0, noop = 0, faulted = 0, macs = 0;
+  std::map<std::string, std::uint64_t> counts;
+  for (const auto& rec : top.dispatcher.records()) {
+    committed += rec.outcome == engines::BundleRecord::Outcome::Committed;
+    noop += rec.outcome == engines::BundleRecord::Outcome::Noop;
+    faulted += rec.outcome == engines::BundleRecord::Outcome::Faulted;
+    macs += rec.macs;
+  }
+  r["bundles"] = OJson{{"total", top.dispatcher.records().size()}, {"committed", committed}, {"noop", noop},
+                       {"faulted", faulted}};
+  const auto& d = top.dispatcher.stats();
+  r["dispatcher"] = OJson{{"instructions", d.instructions},
+                          {"decode_cycles", d.decode_cycles},
+                          {"dependency_stall_cycles", d.dependency_stall_cycles},
+                          {"queue_full_stall_cycles", d.queue_full_stall_cycles},
+                          {"reorder_full_stall_cycles", d.reorder_full_stall_cycles}};
+  OJson engines;
+  engines["sfu"] = engine_json(top.sfu.stats(), d.engine_idle_stall[0], total_cycles);
+  engines["cube"] = engine_json(top.cube.stats(), d.engine_idle_stall[1], total_cycles);
+  engines["cube"]["macs"] = macs;
+  const double peak = model::cube_peak_macs_per_cycle(model::DataType::FP16, params.cube);
+  engines["cube"]["fp16_peak_macs_per_cycle"] = peak;
+  engines["cube"]["mac_utilisation_vs_fp16_peak"] = total_cycles == 0 ? 0.0 : static_cast<double>(macs) / (peak * static_cast<double>(total_cycles));
+  r["engines"] = engines;
+  OJson memories;
+  for (int pe = 0; pe < model::kPeCount; ++pe) memories["local_memory_pe" + std::to_string(pe)] = memory_json(*top.local_memory[pe]);
+  memories["shared_memory"] = memory_json(top.shared_memory);
+  r["memories"] = memories;
+  r["interconnect"] = OJson{{"transactions", top.router.transactions()}};
+  return r;
+}
+
+}  // namespace ptosim::platforms

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "platforms/tile_top.h"
+
+#include "engines/common/address_map.h"
+#include "model/state/element_access.h"
+
+namespace ptosim::platforms {
+
+namespace am = engines::address_map;
+
+namespace {
+
+std::vector<std::uint8_t> pack(const model::TileDescriptor& d, const model::FragmentData& data,
+                               model::Definedness& defined) {
+  std::vector<std::uint8_t> bytes(d.capacity_bytes, 0);
+  defined.assign(d.element_count(), 0);
+  for (std::uint64_t i = 0; i < data.size() && i < d.element_count(); ++i) {
+    if (!data[i]) continue;
+    model::store_element(d, bytes.data(), static_cast<std::uint32_t>(i / d.cols), static_cast<std::uint32_t>(i % d.cols),
+                         *data[i] & model::element_mask(d.dtype));
+    defined[i] = 1;
+  }
+  return bytes;
+}
+
+model::FragmentData unpack(const model::TileDescriptor& d, const std::vector<std::uint8_t>& bytes,
+                           const model::Definedness& defined) {
+  model::FragmentData data(d.element_count());
+  for (std::uint64_t i = 0; i < d.element_count(); ++i)
+    if (defined[i])
+      data[i] = model::load_element(d, bytes.data(), static_cast<std::uint32_t>(i / d.cols),
+                                    static_cast<std::uint32_t>(i % d.cols));
+  return data;
+}
+
+}  // namespace
+
+TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& params, model::AllocationPolicy policy,
+                 bool timing_only)
+    : sc_core::sc_module(name),
+      dispatcher("dispatcher", params.dispatch, params.clock, policy, timing_only),
+      sfu("sfu", params.sfu, params.clock),
+      cube("cube", params.cube, params.clock),
+      shared_memory("shared_memory", model::kSharedTileCount, am::kSharedSlotStride, params.shared_memory, params.clock),
+      router("router", engines::Clocked(params.clock).to_time(model::Cycles(params.interconnect_hop_cycles))),
+      debug_port("debug_port") {
+  for (int pe = 0; pe < model::kPeCount; ++pe)
+    local_memory[pe] = std::make_unique<engines::TileMemory>(("local_memory_pe" + std::to_string(pe)).c_str(),
+                                                             model::kLocalTileCount, am::kLocalSlotStride,
+                                                             params.local_memory, params.clock);
+
+  dispatcher.sfu_cmd_initiator_socket.bind(sfu.cmd_target_socket);
+  dispatcher.cube_cmd_initiator_socket.bind(cube.cmd_target_socket);
+  dispatcher.dbg_initiator_socket.bind(router.target_socket);
+  sfu.mem_initiator_socket.bind(router.target_socket);
+  cube.mem_initiator_socket.bind(router.target_socket);
+  debug_port.initiator_socket.bind(router.target_socket);
+  for (int pe = 0; pe < model::kPeCount; ++pe) {
+    router.initiator_socket.bind(local_memory[pe]->target_socket);
+    router.map(static_cast<unsigned>(pe), am::local_range(pe), local_memory[pe]->name());
+  }
+  router.initiator_socket.bind(shared_memory.target_socket);
+  router.map(model::kPeCount, am::shared_range(), shared_memory.name());
+}
+
+void TileTop::load_local(unsigned index, const model::TileDescriptor& desc,
+                         const std::array<model::FragmentData, model::kPeCount>& data) {
+  model::TileState& s = dispatcher.state();
+  s.install_local(index, desc);
+  const unsigned slot = s.physical_index(index);
+  for (int pe = 0; pe < model::kPeCount; ++pe) {
+    if (!desc.pe_mask.has(pe)) continue;
+    m_pending.push_back({am::fragment_address(model::TileRef::Space::Local, slot, pe),
+                         pack(desc, data[pe], s.local(index).defined[pe])});
+  }
+}
+
+void TileTop::load_shared(unsigned index, const model::TileDescriptor& desc, model::PeMask allocation,
+                          const model::FragmentData& data) {
+  model::TileState& s = dispatcher.state();
+  s.install_shared(index, desc, allocation, allocation, true);
+  m_pending.push_back({am::fragment_address(model::TileRef::Space::Shared, index, 0),
+                       pack(desc, data, s.shared(index).defined)});
+}
+
+void TileTop::start_of_simulation() {
+  for (const PendingPayload& p : m_pending)
+    if (!debug_port.write(p.address, p.bytes.data(), p.bytes.size()))
+      SC_REPORT_ERROR(name(), "input payload outside the tile memories");
+  m_pending.clear();
+}
+
+model::FragmentData TileTop::read_local(unsigned index, int pe) {
+  const model::TileState& s = dispatcher.state();
+  const model::LocalTile& t = s.local(index);
+  std::vector<std::uint8_t> bytes(t.desc.capacity_bytes, 0);
+  debug_port.read(am::fragment_address(model::TileRef::Space::Local, s.physical_index(index), pe), bytes.data(),
+                  bytes.size());
+  return unpack(t.desc, bytes, t.defined[pe]);
+}
+
+model::FragmentData TileTop::read_shared(unsigned index) {
+  const model::SharedTile& t = dispatcher.state().shared(index);
+  std::vector<std::uint8_t> bytes(t.desc.capacity_bytes, 0);
+  debug_port.read(am::fragment_address(model::TileRef::Space::Shared, index, 0), bytes.data(), bytes.size());
+  return unpack(t.desc, bytes, t.defined);
+}
+
+void TileTop::trace_to(traces::VcdRecorder& rec) {
+  const std::string top = name();
+  dispatcher.trace_to(rec, top + ".dispatcher");
+  sfu.trace_to(rec, top + ".sfu");
+  cube.trace_to(rec, top + ".cube");
+}
+
+}  // namespace ptosim::platforms

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// TileTop: the default platform netlist — a bundle dispatcher, the SFU and CUBE engines, one Local
+// tile memory per PE and the Shared tile memory, joined by a router. Owns its children and binds
+// them; nothing else.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+
+#include <systemc>
+
+#include "engines/cube/cube_engine.h"
+#include "engines/dispatcher/bundle_dispatcher.h"
+#include "engines/memory/tile_memory.h"
+#include "engines/sfu/sfu_engine.h"
+#include "interconnect/adapters/debug_port.h"
+#include "interconnect/router/router.h"
+#include "model/exec/functional_machine.h"
+#include "model/params/platform_params.h"
+
+namespace ptosim::platforms {
+
+class TileTop : public sc_core::sc_module {
+ public:
+  TileTop(sc_core::sc_module_name name, const model::PlatformParams& params, model::AllocationPolicy policy,
+          bool timing_only);
+
+  engines::BundleDispatcher dispatcher;
+  engines::SfuEngine sfu;
+  engines::CubeEngine cube;
+  std::array<std::unique_ptr<engines::TileMemory>, model::kPeCount> local_memory;
+  engines::TileMemory shared_memory;
+  interconnect::Router router;
+  interconnect::DebugPort debug_port;
+
+  /// Installs an input tile: descriptor into the dispatcher's state now, payload into tile memory
+  /// when simulation starts (sockets can carry debug transport only once elaboration is complete).
+  void load_local(unsigned index, const model::TileDescriptor& desc,
+                  const std::array<model::FragmentData, model::kPeCount>& data);
+  void load_shared(unsigned index, const model::TileDescriptor& desc, model::PeMask allocation,
+                   const model::FragmentData& data);
+  /// A Local fragment as the platform holds it (logical row-major, undefined elements as nullopt).
+  model::FragmentData read_local(unsigned index, int pe);
+  model::FragmentData read_shared(unsigned index);
+
+  /// Declares every module's traced signals.
+  void trace_to(traces::VcdRecorder& rec);
+
+ private:
+  void start_of_simulation() override;
+
+  struct PendingPayload {
+    std::uint64_t address;
+    std::vector<std::uint8_t> bytes;
+  };
+  std::vector<PendingPayload> m_pending;
+};
+
+}  // namespace ptosim::platforms

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The whole test suite: install what is missing, build, run every test (2 in parallel), then the
+# fuzz tests again under AddressSanitizer + UBSan.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+"$root/scripts/deps.sh"
+"$root/scripts/build.sh"
+build="${PTOSIM_BUILD_DIR:-$root/build}"
+(cd "$build" && ctest -j "$(nproc)" --output-on-failure)
+asan="${build}-asan"
+cmake -S "$root" -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DPTOSIM_SANITIZE=ON >/dev/null
+cmake --build "$asan" -j "$(nproc)" --target ptosim_model_tests
+"$asan/tests/model/ptosim_model_tests" "[fuzz]"

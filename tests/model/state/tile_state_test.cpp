@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Tile descriptors, layouts, register names, PE masks and the two allocation policies.
+#include <catch2/catch.hpp>
+
+#include "model/common/pe_mask.h"
+#include "model/state/tile_descriptor.h"
+#include "model/state/tile_ref.h"
+#include "model/state/tile_state.h"
+
+using namespace ptosim::model;
+
+namespace {
+
+TileDescriptor row_major(DataType t, std::uint32_t capacity, std::uint32_t cols, std::uint32_t vr, std::uint32_t vc) {
+  TileDescriptor d;
+  d.dtype = t;
+  d.capacity_bytes = capacity;
+  d.cols = cols;
+  d.rows = *derived_rows(t, capacity, cols);
+  d.valid_rows = vr;
+  d.valid_cols = vc;
+  d.pe_mask = PeMask::all();
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("PE masks: PE0 is the high bit and PEMode decodes to the eight encodable masks", "[state]") {
+  CHECK(PeMask::from_pe_mode(0).bits() == 0x0);
+  CHECK(PeMask::from_pe_mode(1).to_string() == "1000");
+  CHECK(PeMask::from_pe_mode(4).to_string() == "0001");
+  CHECK(PeMask::from_pe_mode(5).to_string() == "1100");
+  CHECK(PeMask::from_pe_mode(6).to_string() == "1110");
+  CHECK(PeMask::from_pe_mode(7).to_string() == "1111");
+  CHECK(PeMask::parse("1000")->has(0));
+  CHECK_FALSE(PeMask::parse("1000")->has(3));
+  CHECK_FALSE(PeMask::parse("0101")->pe_mode().has_value());  // {PE1, PE3} cannot be encoded
+  CHECK(PeMask::parse("0010")->pe_mode() == 3u);
+  CHECK_FALSE(PeMask::parse("10x0").has_value());
+  CHECK_FALSE(PeMask::parse("100").has_value());
+}
+
+TEST_CASE("Register names: T#1 is Local 0, N#16 is 63, S names are absolute", "[state]") {
+  CHECK(TileRef::parse("T#1")->index == 0);
+  CHECK(TileRef::parse("U#1")->index == 16);
+  CHECK(TileRef::parse("N#16")->index == 63);
+  CHECK(TileRef::parse("S0")->is_shared());
+  CHECK(TileRef::parse("S255")->index == 255);
+  CHECK_FALSE(TileRef::parse("S256"));
+  CHECK_FALSE(TileRef::parse("T#0"));
+  CHECK_FALSE(TileRef::parse("T#17"));
+  CHECK_FALSE(TileRef::parse("X#1"));
+  CHECK(TileRef::local(33).name() == "M#2");
+  CHECK(TileRef::shared(7).name() == "S7");
+  CHECK(TileRef::local(63) < TileRef::shared(0));
+}
+
+TEST_CASE("Derived rows follow TSize*8/(Col*bits) and reject unrepresentable shapes", "[state]") {
+  CHECK(derived_rows(DataType::S8, 128, 2) == 64u);
+  CHECK(derived_rows(DataType::FP32, 256, 8) == 8u);
+  CHECK(derived_rows(DataType::U4X2, 128, 16) == 16u);
+  CHECK_FALSE(derived_rows(DataType::FP32, 256, 3));       // Col not a power of two
+  CHECK_FALSE(derived_rows(DataType::FP64, 128, 32));      // 1024 bits < one 2048-bit row
+  CHECK_FALSE(derived_rows(DataType::U8, 65536, 1));       // 65536 rows do not fit 16 bits
+}
+
+TEST_CASE("Layouts map [r,c] to storage order", "[state]") {
+  TileDescriptor d = row_major(DataType::FP32, 4096, 32, 32, 32);
+  CHECK(storage_index(d, 1, 2) == 34);
+  d.layout = Layout::ColumnMajor;
+  CHECK(storage_index(d, 1, 2) == 2 * 32 + 1);
+  // ZN: 16 x 8 FP32 fractal blocks, blocks row-major, column-major inside.
+  d.layout = Layout::ZN;
+  CHECK(storage_index(d, 17, 9) == (1 * 4 + 1) * 128 + 1 * 16 + 1);
+  // NZ: blocks column-major, row-major inside.
+  d.layout = Layout::NZ;
+  CHECK(storage_index(d, 17, 9) == (1 * 2 + 1) * 128 + 1 * 8 + 1);
+}
+
+TEST_CASE("CUBE CELL layouts: storage shapes and CELL index mapping", "[state]") {
+  // M16 FP16: CELL 16 x 4; a 16 x 10 valid shape stores 16 x 12 (3 CELLs).
+  auto m16 = cube_storage_shape(Layout::CubeM16, DataType::FP16, 16, 10);
+  REQUIRE(m16);
+  CHECK(m16->rows == 16);
+  CHECK(m16->cols == 12);
+  CHECK_FALSE(cube_storage_shape(Layout::CubeM16, DataType::FP16, 17, 4));
+  CHECK_FALSE(cube_storage_shape(Layout::CubeM32, DataType::FP64, 4, 4));
+  CHECK_FALSE(cube_storage_shape(Layout::CubeN8, DataType::HiF4X2, 4, 4));
+  // N8 S8: CELL K16 x N8; K = 20 pads to 32 rows, N = 9 pads to 16 columns.
+  auto n8 = cube_storage_shape(Layout::CubeN8, DataType::S8, 20, 9);
+  REQUIRE(n8);
+  CHECK(n8->rows == 32);
+  CHECK(n8->cols == 16);
+
+  TileDescriptor a;
+  a.dtype = DataType::FP16;
+  a.layout = Layout::CubeM16;
+  a.rows = 16;
+  a.cols = 12;
+  a.valid_rows = 16;
+  a.valid_cols = 10;
+  a.capacity_bytes = 512;
+  CHECK_FALSE(descriptor_problem(a));
+  CHECK(storage_index(a, 3, 5) == 1 * 64 + 3 * 4 + 1);  // CELL 1, row-major inside
+  TileDescriptor b;
+  b.dtype = DataType::S8;
+  b.layout = Layout::CubeN8;
+  b.rows = 32;
+  b.cols = 16;
+  b.valid_rows = 20;
+  b.valid_cols = 9;
+  b.capacity_bytes = 512;
+  CHECK_FALSE(descriptor_problem(b));
+  // K-fast CELL order: CELL (n_cell 1, k_cell 1) = 1 * K_repeat(2) + 1; column-major inside.
+  CHECK(storage_index(b, 17, 9) == 3 * 128 + 1 * 16 + 1);
+  // M16 with 4-bit lanes swaps inner columns 4..7 with 8..11.
+  TileDescriptor p;
+  p.dtype = DataType::S4X2;
+  p.layout = Layout::CubeM16;
+  p.rows = 16;
+  p.cols = 16;
+  p.valid_rows = 16;
+  p.valid_cols = 16;
+  p.capacity_bytes = 128;
+  CHECK(storage_index(p, 0, 5) == 9);
+  CHECK(storage_index(p, 0, 9) == 5);
+  CHECK(storage_index(p, 0, 13) == 13);
+  b.capacity_bytes = 256;
+  CHECK(descriptor_problem(b));  // 4 CELLs need 512 bytes
+}
+
+TEST_CASE("ASL allocation: lowest free register of the hand, never released", "[state]") {
+  TileState s(AllocationPolicy::Asl);
+  const TileDescriptor d = row_major(DataType::FP32, 128, 1, 32, 1);
+  s.install_local(0, d);  // T#1 taken
+  auto names = s.allocate({{0, d}, {0, d}, {2, d}});
+  REQUIRE(names);
+  CHECK((*names)[0].name() == "T#2");
+  CHECK((*names)[1].name() == "T#3");
+  CHECK((*names)[2].name() == "M#1");
+  for (int i = 0; i < 13; ++i) REQUIRE(s.allocate({{0, d}}));
+  auto full = s.allocate({{0, d}});
+  REQUIRE_FALSE(full);
+  CHECK(full.fault().code == FaultCode::TileAllocation);
+  CHECK(full.fault().rule.find("hand T") != std::string::npos);
+}
+
+TEST_CASE("Allocation is all-or-nothing and charges popcount(mask) x TSize against TILE_CAPACITY", "[state]") {
+  TileState s(AllocationPolicy::Asl);
+  TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
+  REQUIRE(s.allocate({{0, big}}));   // 4 x 64 KiB = the whole 256 KiB
+  CHECK(s.capacity_in_use() == 262144);
+  TileDescriptor small = row_major(DataType::FP32, 128, 1, 32, 1);
+  auto r = s.allocate({{1, small}});
+  REQUIRE_FALSE(r);
+  CHECK(r.fault().code == FaultCode::TileAllocation);
+  CHECK_FALSE(s.local(16).allocated);
+  small.pe_mask = PeMask(0x8);
+  s.set_tile_capacity(262144 + 128);
+  CHECK(s.allocate({{1, small}}));   // one PE: 128 bytes
+  // Two requests where only the first fits leave nothing allocated.
+  const std::uint64_t before = s.capacity_in_use();
+  auto two = s.allocate({{2, small}, {3, big}});
+  REQUIRE_FALSE(two);
+  CHECK(s.capacity_in_use() == before);
+  CHECK_FALSE(s.local(32).allocated);
+}
+
+TEST_CASE("Queue allocation: newest result is X#1, older ones shift, X#16 is released", "[state]") {
+  TileState s(AllocationPolicy::Queue);
+  TileDescriptor d = row_major(DataType::FP32, 128, 1, 32, 1);
+  for (std::uint32_t i = 0; i < 20; ++i) {
+    d.valid_rows = i + 1;
+    auto names = s.allocate({{0, d}});
+    REQUIRE(names);
+    CHECK((*names)[0].name() == "T#1");
+  }
+  // The 20th result is T#1, the 5th is T#16, the first four were released.
+  CHECK(s.local(0).desc.valid_rows == 20);
+  CHECK(s.local(1).desc.valid_rows == 19);
+  CHECK(s.local(15).desc.valid_rows == 5);
+  CHECK(s.capacity_in_use() == 16 * 4 * 128);
+  // Two destinations in one hand: encoded order, the later one is the newer.
+  d.valid_rows = 7;
+  TileDescriptor e = d;
+  e.valid_rows = 8;
+  auto both = s.allocate({{0, d}, {0, e}});
+  REQUIRE(both);
+  CHECK((*both)[0].name() == "T#2");
+  CHECK((*both)[1].name() == "T#1");
+  CHECK(s.local(1).desc.valid_rows == 7);
+}
