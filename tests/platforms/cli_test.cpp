@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The ptosim program end to end: run (values, VCD), exec (scenario contract), and bad input.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Outcome {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string temp_path(const std::string& name) { return "ptosim_cli_test_" + name; }
+
+Outcome run(const std::string& args) {
+  const std::string out = temp_path("stdout.txt"), err = temp_path("stderr.txt");
+  const std::string cmd = std::string(PTOSIM_EXE) + " " + args + " >" + out + " 2>" + err;
+  const int raw = std::system(cmd.c_str());
+  return Outcome{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  const std::string path = temp_path(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::uint32_t bits_of(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// The hex encoding ptosim prints after a value with --hex, e.g. "36 (0x42100000)".
+std::vector<std::uint32_t> dumped_row_encodings(const std::string& out, const std::string& tile) {
+  std::vector<std::uint32_t> values;
+  std::istringstream in(out);
+  std::string line;
+  bool in_tile = false;
+  while (std::getline(in, line)) {
+    if (line.rfind(tile + " ", 0) == 0) {
+      in_tile = true;
+      continue;
+    }
+    if (in_tile && line.rfind("    row", 0) == 0) {
+      const auto open = line.find("(0x");
+      values.push_back(static_cast<std::uint32_t>(std::stoul(line.substr(open + 3), nullptr, 16)));
+    } else if (in_tile && line.rfind("  ", 0) != 0) {
+      break;
+    }
+  }
+  return values;
+}
+
+nlohmann::json exec_json(const std::string& scenario) {
+  const Outcome r = run("exec " + write("scenario.json", scenario));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+}  // namespace
+
+TEST_CASE("ptosim run: the row-sum example prints sums folded in increasing column order", "[cli]") {
+  const Outcome r = run(std::string("run ") + PTOSIM_SOURCE_DIR + "/examples/rowsum.pto --hex");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("1 committed") != std::string::npos);
+  // Independent reference: host IEEE single precision, one rounding per step, left to right.
+  const std::vector<std::vector<float>> rows = {
+      {1, 2, 3, 4, 5, 6, 7, 8},
+      {0.5f, 0.25f, 0.125f, 0.0625f, 0.03125f, 0.015625f, 0.0078125f, 0.00390625f},
+      {1e8f, 1, -1e8f, 1, 0, 0, 0, 0},
+      {-1.5f, -2.5f, 3, 4, -0.0f, 0, 1e-3f, -1e-3f}};
+  std::vector<std::uint32_t> expected;
+  for (const auto& row : rows) {
+    volatile float acc = 0.0f;
+    for (float v : row) acc = acc + v;
+    expected.push_back(bits_of(acc));
+  }
+  CHECK(dumped_row_encodings(r.out, "U#1") == expected);
+  CHECK(expected[2] == bits_of(1.0f));  // a reassociated sum would give 2
+}
+
+TEST_CASE("ptosim run: the VCD converts with vcd2fst and comes with a GTKWave layout", "[cli]") {
+  const std::string vcd = temp_path("rowsum.vcd");
+  const Outcome r = run(std::string("run ") + PTOSIM_SOURCE_DIR + "/examples/rowsum.pto --quiet --vcd " + vcd);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const std::string text = slurp(vcd);
+  CHECK(text.find("$var wire 1") != std::string::npos);
+  CHECK(text.find("busy") != std::string::npos);
+  CHECK(std::system(("vcd2fst " + vcd + " " + temp_path("rowsum.fst") + " >/dev/null 2>&1").c_str()) == 0);
+  CHECK(slurp(vcd + ".gtkw").find("[dumpfile]") != std::string::npos);
+}
+
+TEST_CASE("ptosim exec: TROWSUM FP32 keeps the architectural fold order and flags", "[cli]") {
+  const auto out = exec_json(R"({
+    "tiles": [ { "reg": "T#1", "dtype": "FP32", "capacity": 128, "cols": 4, "valid_rows": 1, "valid_cols": 4,
+                 "data": ["4cbebc20", "3f800000", "ccbebc20", "3f800000"] } ],
+    "program": "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 4, ->LB0\nB.IOT T#1, mask=1111, last, ->T<1>\nBSTOP\n" })");
+  REQUIRE(out["bundles"].size() == 1);
+  CHECK(out["bundles"][0]["outcome"] == "committed");
+  CHECK(out["bundles"][0]["op"] == "TROWSUM");
+  const auto& result = out["tiles"][1];
+  CHECK(result["reg"] == "T#2");
+  CHECK(result["valid_rows"] == 1);
+  CHECK(result["valid_cols"] == 1);
+  CHECK(result["cols"] == 1);
+  CHECK(result["rows"] == 32);
+  // ((1e8 + 1) - 1e8) + 1 = 1 with a rounding at each step; inexact on the first.
+  CHECK(result["data_per_pe"]["PE0"][0] == "3f800000");
+  CHECK(result["data_per_pe"]["PE3"][0] == "3f800000");
+  CHECK(result["data_per_pe"]["PE0"][1].is_null());  // Null padding: undefined
+  CHECK(out["status"] == nlohmann::json::array({"NX"}));
+}
+
+TEST_CASE("ptosim exec: TROWSUM FP32 with NaN and infinities", "[cli]") {
+  const auto out = exec_json(R"({
+    "tiles": [ { "reg": "T#1", "dtype": "FP32", "capacity": 128, "cols": 4, "valid_rows": 3, "valid_cols": 3,
+                 "data": ["7f800000", "3f800000", "ff800000", null,
+                          "7f800000", "3f800000", "7f800000", null,
+                          "7fa00000", "3f800000", "00000000", null] } ],
+    "status": ["DZ"],
+    "program": "BSTART.SFU TROWSUM, FP32\nB.DATR pad=max\nB.DIM zero, 3, ->LB0\nB.DIM zero, 3, ->LB1\nB.DIM zero, 4, ->LB2\nB.IOT T#1, mask=1000, last, ->U<1>\nBSTOP\n" })");
+  REQUIRE(out["bundles"][0]["outcome"] == "committed");
+  const auto& pe0 = out["tiles"][1]["data_per_pe"]["PE0"];
+  CHECK(out["tiles"][1]["reg"] == "U#1");
+  CHECK(out["tiles"][1]["pe_mask"] == "1000");
+  CHECK(pe0[0] == "7fc00000");  // inf + -inf: canonical NaN
+  CHECK(pe0[1] == "7f800000");  // inf stays inf
+  CHECK(pe0[2] == "7fc00000");  // signalling NaN input: canonical NaN
+  CHECK(pe0[3] == "7f7fffff");  // B.DATR pad=max: largest finite FP32
+  CHECK(out["status"] == nlohmann::json::array({"NV", "DZ"}));  // DZ was set on entry and is sticky
+}
+
+TEST_CASE("ptosim exec: a fault changes nothing and stops the program", "[cli]") {
+  const auto out = exec_json(R"({
+    "tiles": [ { "reg": "T#1", "dtype": "FP32", "capacity": 128, "cols": 4, "valid_rows": 1, "valid_cols": 4,
+                 "data": ["3f800000", "3f800000", null, "3f800000"] } ],
+    "program": "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 4, ->LB0\nB.IOT T#1, mask=1111, last, ->T<1>\nBSTOP\nBSTART.SFU TROWSUM, FP32\nB.DIM zero, 3, ->LB0\nB.IOT T#1, mask=1111, last, ->T<1>\nBSTOP\n" })");
+  REQUIRE(out["bundles"].size() == 1);
+  CHECK(out["bundles"][0]["outcome"] == "fault");
+  CHECK(out["bundles"][0]["fault"]["code"] == "TileLegality");
+  CHECK_FALSE(out["bundles"][0]["fault"]["rule"].get<std::string>().empty());
+  CHECK(out["tiles"].size() == 1);
+  CHECK(out["status"].empty());
+}
+
+TEST_CASE("ptosim exec: a zero-mask bundle is a strict no-op even on unallocated registers", "[cli]") {
+  const auto out = exec_json(R"({ "program": "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 4, ->LB0\nB.IOT T#9, mask=0000, last, ->T<1>\nBSTOP\n" })");
+  REQUIRE(out["bundles"].size() == 1);
+  CHECK(out["bundles"][0]["outcome"] == "noop");
+  CHECK(out["tiles"].empty());
+}
+
+TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never a crash", "[cli]") {
+  SECTION("malformed program text: file:line:column") {
+    const std::string prog = write("bad.pto", "; comment\n.tile T#1 FP32 cols=4 valid=1x4\nBSTART.SFU TROWSUM, FP32\nB.DIM zero, 4, ->LB7\nBSTOP\n");
+    const Outcome r = run("run " + prog);
+    CHECK(r.status == 2);
+    CHECK(r.err.find(prog + ":4:") != std::string::npos);
+  }
+  SECTION("malformed directive: file:line:column") {
+    const std::string prog = write("bad2.pto", ".tile T#1 FP32 cols=4 valid=1x4\n.data T#1 1 2 three 4\n");
+    const Outcome r = run("run " + prog);
+    CHECK(r.status == 2);
+    CHECK(r.err.find(prog + ":2:15:") != std::string::npos);
+  }
+  SECTION("missing program file") {
+    const Outcome r = run("run /nonexistent/prog.pto");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("/nonexistent/prog.pto: cannot open") != std::string::npos);
+  }
+  SECTION("missing scenario file") {
+    const Outcome r = run("exec /nonexistent/s.json");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("cannot open") != std::string::npos);
+  }
+  SECTION("invalid JSON") {
+    const Outcome r = run("exec " + write("bad.json", "{ \"program\": "));
+    CHECK(r.status == 2);
+    CHECK(r.err.find("invalid JSON") != std::string::npos);
+  }
+  SECTION("schema error names the field") {
+    const Outcome r = run("exec " + write("bad_schema.json", R"({ "tiles": [ { "reg": "T#1", "dtype": "FP33" } ], "program": "" })"));
+    CHECK(r.status == 2);
+    CHECK(r.err.find("tiles[0].dtype") != std::string::npos);
+  }
+  SECTION("syntax error in a scenario program") {
+    const Outcome r = run("exec " + write("bad_prog.json", R"({ "program": "BSTART.SFU TROWSUM, FP32\nB.IOT T#1 mask=1111\n" })"));
+    CHECK(r.status == 2);
+    CHECK(r.err.find("program:2:") != std::string::npos);
+  }
+  SECTION("unknown command") {
+    CHECK(run("frobnicate").status == 2);
+  }
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Platform configuration: embedded defaults, files, --set overrides and precise errors.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "platforms/config/config_loader.h"
+
+using ptosim::platforms::config_to_json;
+using ptosim::platforms::load_config;
+
+namespace {
+
+std::string write(const std::string& text) {
+  const std::string path = "ptosim_config_test.json";
+  std::ofstream(path) << text;
+  return path;
+}
+
+bool has_error(const std::vector<std::string>& errors, const std::string& needle) {
+  for (const auto& e : errors)
+    if (e.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("The embedded default configuration is valid and round-trips through JSON", "[config]") {
+  const auto def = load_config("", {});
+  REQUIRE(def.errors.empty());
+  CHECK(def.params.clock.period_ps == 541);
+  const auto again = load_config(write(config_to_json(def.params).dump()), {});
+  REQUIRE(again.errors.empty());
+  CHECK(config_to_json(again.params) == config_to_json(def.params));
+}
+
+TEST_CASE("Files and --set override parameters in order", "[config]") {
+  const auto r = load_config(write(R"({ "sfu": { "bytes_per_cycle": 256, "class": { "row_reduce": { "startup_cycles": 3.5 } } } })"),
+                             {"sfu.bytes_per_cycle=64", "cube.fill_cycles=9", "sfu.class.expand_div.per_lane=false"});
+  REQUIRE(r.errors.empty());
+  CHECK(r.params.sfu.bytes_per_cycle == 64);
+  CHECK(r.params.sfu.of(ptosim::model::SfuOpClass::RowReduce).startup_cycles == 3.5);
+  CHECK(r.params.cube.fill_cycles == 9);
+  CHECK_FALSE(r.params.sfu.of(ptosim::model::SfuOpClass::ExpandDiv).per_lane);
+}
+
+TEST_CASE("Unknown keys, wrong types and out-of-range values are errors naming the key", "[config]") {
+  const auto unknown = load_config(write(R"({ "sfu": { "byte_per_cycle": 2 } })"), {});
+  CHECK(has_error(unknown.errors, "unknown key 'sfu.byte_per_cycle'"));
+  const auto typo = load_config("", {"local_memory.bankz=4"});
+  CHECK(has_error(typo.errors, "unknown key 'local_memory.bankz'"));
+  const auto type = load_config(write(R"({ "clock": { "period_ps": "fast" } })"), {});
+  CHECK(has_error(type.errors, "clock.period_ps: expected a non-negative integer"));
+  const auto fraction = load_config("", {"cube.fill_cycles=2.5"});
+  CHECK(has_error(fraction.errors, "cube.fill_cycles"));
+  const auto range = load_config("", {"local_memory.ports=0"});
+  CHECK(has_error(range.errors, "local_memory.ports: 0 is outside [1, 64]"));
+  const auto boolean = load_config("", {"sfu.class.generate.per_lane=3"});
+  CHECK(has_error(boolean.errors, "expected true or false"));
+  const auto bad_json = load_config(write("{ \"clock\": "), {});
+  CHECK(has_error(bad_json.errors, "invalid JSON"));
+  const auto missing = load_config("/nonexistent/config.json", {});
+  CHECK(has_error(missing.errors, "cannot open"));
+  const auto malformed = load_config("", {"sfu.bytes_per_cycle"});
+  CHECK(has_error(malformed.errors, "expected key=value"));
+}
