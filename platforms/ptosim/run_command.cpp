@@ -325,8 +325,8 @@ int run_command(const Args& args) {
     usage(std::cerr);
     return 2;
   }
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);  // keep the output to ptosim's own report
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
-  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);  // keep stdout to ptosim's own report
   char name[] = "ptosim";
   char* argv[] = {name, nullptr};
   return sc_core::sc_elab_and_sim(1, argv);
