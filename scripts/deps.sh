@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian packages ptosim needs, only when one is missing (fast when all are there).
 set -euo pipefail
-packages=(build-essential cmake pkg-config libsystemc-dev catch2 nlohmann-json3-dev libboost-dev
+packages=(build-essential cmake pkg-config libsystemc-dev catch2 nlohmann-json3-dev
           libmpfr-dev libgmp-dev gtkwave xvfb xauth)
 missing=()
 for p in "${packages[@]}"; do
