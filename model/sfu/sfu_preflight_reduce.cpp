@@ -128,6 +128,8 @@ Result<ExecPlan> preflight_expansion(Preflight& p) {
   if (!g) return g.fault();
   DataType dst_type = p.type;
   if (is_expdif(p.op)) {
+    if (!sfu::expdif_source_type(p.type))
+      return legality(std::string(data_type_name(p.type)) + " is not a legal " + p.name() + " source DataType");
     const auto d = sfu::expdif_destination(p.type, p.b.datr);
     if (!d) {
       const unsigned code = p.b.datr ? p.b.datr->dtype_code : kDataTypeNoneCode;
