@@ -342,6 +342,26 @@ TEST_CASE("a rejected BSTART does not complete its predecessor", "[bundle]") {
   CHECK(hole.fault.rule.find("unassigned") != std::string::npos);
 }
 
+TEST_CASE("the builder exposes the block being collected", "[bundle]") {
+  const Assembly a = assemble("BSTART.SFU TROWSUM, FP32\nB.DIM zero, 4, ->LB0\nBSTART.SFU TCOLSUM, 30\nBSTOP\n", "p.s");
+  REQUIRE(a.ok());
+  BlockBuilder builder;
+  CHECK(!builder.active());
+  CHECK(builder.blocks_started() == 0);
+  builder.feed(a.instructions[0]);
+  builder.feed(a.instructions[1]);
+  CHECK(builder.active());
+  CHECK(builder.blocks_started() == 1);
+  CHECK(builder.current().mnemonic == "TROWSUM");
+  CHECK(builder.current().lb[0].imm == 4);
+  CHECK(builder.feed(a.instructions[2]).fault);  // reserved DataType: the TROWSUM block stays open
+  CHECK(builder.current().mnemonic == "TROWSUM");
+  CHECK(builder.blocks_started() == 1);
+  CHECK(builder.feed(a.instructions[3]).completed);
+  CHECK(!builder.active());
+  CHECK(!builder.finish());
+}
+
 TEST_CASE("a block still open at the end of the program is BundleControl", "[bundle]") {
   const Run r = run_program("BSTART.SFU TROWSUM, FP32\nBSTOP\nBSTART.TGEMV BF16\nB.FPATR\n");
   CHECK(r.faults().empty());

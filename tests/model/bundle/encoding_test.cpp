@@ -141,6 +141,7 @@ TEST_CASE("encoding-totality raw vectors", "[bundle]") {
     CHECK(bstart_operation_mnemonic(b) == p.name);
     CHECK(std::get<BStartTepl>(b).dtype == 24);  // U64
   }
+  // Every negative vector (TADDC and TFMOD share 0xC1819181, listed once).
   const std::uint32_t reserved[] = {0xC0E19181, 0xC2F19181, 0xC6119181, 0xC6919181, 0xC7519181,
                                     0xC7619181, 0xC7719181, 0xC7819181, 0xC7919181, 0xC7A19181,
                                     0xC7B19181, 0xC7C19181, 0xC7D19181, 0xC1819181, 0xC1919181,
