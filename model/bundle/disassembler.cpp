@@ -21,6 +21,13 @@ void add_field(std::string& text, bool& first, const char* name, const std::stri
 
 std::string mask_text(unsigned pe_mode) { return "mask=" + PeMask::from_pe_mode(pe_mode).to_string(); }
 
+/// "T#1".."N#16"; out-of-range selectors (only in unencodable instructions) print numerically.
+std::string local_tile_text(unsigned selector) {
+  return selector < kLocalTileCount ? TileRef::local(selector).name() : "tile" + std::to_string(selector);
+}
+
+std::string hand_text(unsigned hand) { return hand < 4 ? std::string(1, kHandLetters[hand]) : std::to_string(hand); }
+
 std::string text_of(const BStartTepl& s) {
   if (const TeplSelectorInfo* sel = tepl_selector(s.mode, s.function))
     return std::string(sel->sfu ? "BSTART.SFU " : "BSTART.VEC ") + sel->name + ", " + data_type_text(s.dtype);
@@ -87,11 +94,11 @@ std::string text_of(const BIor& d) {
 
 std::string text_of(const BIot& d) {
   std::string text = "B.IOT ";
-  for (unsigned i = 0; i < d.source_count; ++i) text += TileRef::local(d.sources[i]).name() + ", ";
+  for (unsigned i = 0; i < d.source_count && i < 2; ++i) text += local_tile_text(d.sources[i]) + ", ";
   text += mask_text(d.pe_mode);
   if (d.last) text += ", last";
   if (d.has_destination)
-    text += std::string(", ->") + kHandLetters[d.hand] + "<" + std::to_string(d.size_code) + ">";
+    text += ", ->" + hand_text(d.hand) + "<" + std::to_string(d.size_code) + ">";
   return text;
 }
 

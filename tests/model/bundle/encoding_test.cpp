@@ -324,6 +324,15 @@ TEST_CASE("encode rejects values that do not fit their fields and combinations w
   // validate() reports unencodable instructions as IllegalInstruction too.
   REQUIRE(validate(none));
   CHECK(validate(none)->code == FaultCode::IllegalInstruction);
+  // Disassembly of an unencodable instruction says so, whatever its field values.
+  BIot wild;
+  wild.source_count = 3;
+  wild.sources = {200, 64};
+  wild.has_destination = true;
+  wild.hand = 9;
+  wild.size_code = 40;
+  CHECK(disassemble(wild) == "B.IOT tile200, tile64, mask=0000, ->9<40>  ; not encodable: B.IOT takes at most two source tiles");
+  CHECK(disassemble(BDim{3, 0, 0}) == "B.DIM zero, 0, ->LB3  ; not encodable: B.DIM has forms for LB0..LB2 only, not LB3");
 }
 
 TEST_CASE("instruction length from the low nibble of the first halfword", "[bundle]") {
