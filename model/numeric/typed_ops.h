@@ -400,7 +400,7 @@ struct Fp64Ops {
     if (special(a) || special(b)) return exact::mul(DataType::FP64, a, b, RoundingMode::RNE, f);
     const double p = da * db;
     if (da == 0 || db == 0) return bits_of(p);
-    if (std::fabs(p) < 0x1p-1022 || std::isinf(p)) return exact::mul(DataType::FP64, a, b, RoundingMode::RNE, f);
+    if (std::fabs(p) <= 0x1p-1022 || std::isinf(p)) return exact::mul(DataType::FP64, a, b, RoundingMode::RNE, f);
     const u128 prod = static_cast<u128>(significand(a)) * significand(b);
     if (bit_length(prod) - trailing_zeros(prod) > 53) f |= kFlagNX;
     return bits_of(p);
@@ -411,7 +411,7 @@ struct Fp64Ops {
     if (special(a) || special(b) || db == 0) return exact::div(DataType::FP64, a, b, RoundingMode::RNE, f);
     const double q = da / db;
     if (da == 0) return bits_of(q);
-    if (std::fabs(q) < 0x1p-1022 || std::isinf(q)) return exact::div(DataType::FP64, a, b, RoundingMode::RNE, f);
+    if (std::fabs(q) <= 0x1p-1022 || std::isinf(q)) return exact::div(DataType::FP64, a, b, RoundingMode::RNE, f);
     // A normal quotient is exact iff the odd part of b's significand divides a's.
     const std::uint64_t ma = significand(a);
     const std::uint64_t mb = significand(b);

@@ -39,6 +39,22 @@ const BinarySpec kSpecs[] = {
     {D::HiF4X2, 4, 3, 1, 2, 0, 1, false, BinarySpec::kNone, 0, 0x7},
 };
 
+// Reused MPFR variables: the reference runs tens of millions of times per test.
+struct Scratch {
+  Mp x{64};
+  Mp y{64};
+  Mp exact{300};
+  Mp absx{300};
+  Mp mid{320};
+  Mp unbounded{64};
+  Mp rounded{64};
+  Mp abs_unbounded{64};
+};
+Scratch& scratch() {
+  static Scratch s;  // the tests are single-threaded
+  return s;
+}
+
 std::uint64_t mask_of(int w) { return w >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1; }
 
 // HiF8 per the dot-prefix table of numerics.md: bits 6:3 select the class.
@@ -305,7 +321,8 @@ RefResult ref_round(DataType t, mpfr_srcptr x, int dir, RoundingMode rm, bool sa
   if (t == D::E8M0) return round_e8m0(x, dir, rm, saturate);
   const bool negative = mpfr_sgn(x) < 0;
   const int dir_abs = negative ? -dir : dir;
-  Mp absx(mpfr_get_prec(x));
+  Mp& absx = scratch().absx;
+  mpfr_set_prec(absx.v, mpfr_get_prec(x));
   mpfr_abs(absx.v, x, MPFR_RNDN);
   const int shift = frac_shift(t);
   const double max = ref_decode(t, max_code(t)).value;
@@ -345,7 +362,7 @@ RefResult ref_round(DataType t, mpfr_srcptr x, int dir, RoundingMode rm, bool sa
   }
   // Neighbouring candidates always differ in their last retained bit (also across HiF8's dot
   // classes and for the virtual value above the maximum), so the lower one's parity decides ties.
-  Mp mid(256);
+  Mp& mid = scratch().mid;
   mpfr_set_d(mid.v, lo, MPFR_RNDN);
   mpfr_add_d(mid.v, mid.v, hi, MPFR_RNDN);
   mpfr_div_2ui(mid.v, mid.v, 1, MPFR_RNDN);
@@ -373,37 +390,40 @@ int apply(BinOp op, mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b) {
   std::abort();
 }
 
+// Rounds with MPFR's subnormal emulation; the unbounded-exponent result (for tininess after
+// rounding) is only needed when the emulated result is at or below the smallest normal.
 template <typename Compute>
 RefResult mpfr_emulated(DataType t, bool operand_inf, Compute compute) {
   const BinarySpec& s = *binary_spec(t);
   const int p = s.frac_bits + 1;
+  const double min_normal = std::ldexp(1.0, s.emin());
   mpfr_flags_clear(MPFR_FLAGS_ALL);
-  Mp u(p);
-  compute(u.v);  // unbounded exponent range
-  if (mpfr_nan_p(u.v)) return {s.canonical_nan, model::kFlagNV};
-  const bool negative = mpfr_signbit(u.v) != 0;
-  if (mpfr_inf_p(u.v)) {
-    const NumericFlags f = operand_inf ? 0 : model::kFlagDZ;
-    return {inf_code(t, negative), f};
-  }
-  if (mpfr_zero_p(u.v)) return {zero_code(t, negative), 0};
-  const double max = ref_decode(t, s.max_finite).value;
-  if (mpfr_cmp_d(u.v, max) > 0 || mpfr_cmp_d(u.v, -max) < 0)
-    return overflow_result(t, negative, RoundingMode::RNE, false);
-  Mp absu(p);
-  mpfr_abs(absu.v, u.v, MPFR_RNDN);
-  const bool is_tiny = mpfr_cmp_d(absu.v, std::ldexp(1.0, s.emin())) < 0;
   const mpfr_exp_t old_emin = mpfr_get_emin();
   mpfr_set_emin(s.emin() - s.frac_bits + 1);
-  Mp r(p);
+  Mp& r = scratch().rounded;
+  mpfr_set_prec(r.v, p);
   int ternary = compute(r.v);
   ternary = mpfr_subnormalize(r.v, ternary, MPFR_RNDN);
   mpfr_set_emin(old_emin);
-  NumericFlags flags = 0;
-  if (ternary != 0) flags |= model::kFlagNX;
-  if (ternary != 0 && is_tiny) flags |= model::kFlagUF;
-  if (mpfr_zero_p(r.v)) return {zero_code(t, negative), flags};
-  return {ref_encode(t, mpfr_get_d(r.v, MPFR_RNDN)), flags};
+  if (mpfr_nan_p(r.v)) return {s.canonical_nan, model::kFlagNV};
+  const bool negative = mpfr_signbit(r.v) != 0;
+  if (mpfr_overflow_p()) return overflow_result(t, negative, RoundingMode::RNE, false);  // beyond MPFR's range
+  if (mpfr_inf_p(r.v)) return {inf_code(t, negative), operand_inf ? NumericFlags{0} : model::kFlagDZ};
+  const double rd = mpfr_get_d(r.v, MPFR_RNDN);  // exact: a value of the format
+  if (std::fabs(rd) > ref_decode(t, s.max_finite).value) return overflow_result(t, negative, RoundingMode::RNE, false);
+  if (ternary == 0) return {rd == 0 ? zero_code(t, negative) : ref_encode(t, rd), 0};
+  NumericFlags flags = model::kFlagNX;
+  if (std::fabs(rd) <= min_normal) {
+    Mp& u = scratch().unbounded;
+    mpfr_set_prec(u.v, p);
+    compute(u.v);
+    Mp& absu = scratch().abs_unbounded;
+    mpfr_set_prec(absu.v, p);
+    mpfr_abs(absu.v, u.v, MPFR_RNDN);
+    if (mpfr_cmp_d(absu.v, min_normal) < 0) flags |= model::kFlagUF;
+  }
+  if (rd == 0) return {zero_code(t, negative), flags};
+  return {ref_encode(t, rd), flags};
 }
 
 }  // namespace
@@ -418,8 +438,8 @@ RefResult mpfr_binary(DataType t, BinOp op, std::uint64_t a, std::uint64_t b) {
     const bool signaling = x.kind == Kind::SNaN || y.kind == Kind::SNaN;
     return {s.canonical_nan, signaling ? model::kFlagNV : NumericFlags{0}};
   }
-  Mp mx(64);
-  Mp my(64);
+  Mp& mx = scratch().x;
+  Mp& my = scratch().y;
   mpfr_set_d(mx.v, x.value, MPFR_RNDN);
   mpfr_set_d(my.v, y.value, MPFR_RNDN);
   const bool operand_inf = x.kind == Kind::Inf || y.kind == Kind::Inf;
@@ -487,9 +507,9 @@ RefResult ref_binary(DataType t, BinOp op, std::uint64_t a, std::uint64_t b, Rou
       if (x.kind == Kind::Zero) return zero_result(t, sign_xor);
       break;
   }
-  Mp mx(64);
-  Mp my(64);
-  Mp r(300);
+  Mp& mx = scratch().x;
+  Mp& my = scratch().y;
+  Mp& r = scratch().exact;
   mpfr_set_d(mx.v, x.value, MPFR_RNDN);
   mpfr_set_d(my.v, y.value, MPFR_RNDN);
   const int ternary = apply(op == BinOp::Sub ? BinOp::Add : op, r.v, mx.v, my.v);
@@ -519,8 +539,8 @@ RefResult ref_exp(DataType t, std::uint64_t a) {
   if (is_nan(x)) return {nan_code(t), x.kind == Kind::SNaN ? model::kFlagNV : NumericFlags{0}};
   if (x.kind == Kind::Zero) return {ref_encode(t, 1.0), 0};
   if (x.kind == Kind::Inf) return {x.negative ? 0 : inf_code(t, false), 0};
-  Mp mx(64);
-  Mp r(300);
+  Mp& mx = scratch().x;
+  Mp& r = scratch().exact;
   if (std::fabs(x.value) > 1e5) {  // beyond MPFR's exponent range: a stand-in far outside every format
     mpfr_set_ui_2exp(r.v, 1, x.value > 0 ? 200000 : -200000, MPFR_RNDN);
     return ref_round(t, r.v, x.value > 0 ? 1 : -1, RoundingMode::RNE, false);
@@ -535,9 +555,19 @@ RefResult mpfr_exp(DataType t, std::uint64_t a) {
   const BinarySpec& s = *binary_spec(t);
   if (x.kind == Kind::QNaN || x.kind == Kind::SNaN)
     return {s.canonical_nan, x.kind == Kind::SNaN ? model::kFlagNV : NumericFlags{0}};
-  Mp mx(64);
+  Mp& mx = scratch().x;
   mpfr_set_d(mx.v, x.value, MPFR_RNDN);
   return mpfr_emulated(t, x.kind == Kind::Inf, [&](mpfr_ptr r) { return mpfr_exp(r, mx.v, MPFR_RNDN); });
+}
+
+Rng::Rng(std::uint64_t seed) {
+  for (auto& s : m_s) {  // splitmix64 seeding
+    seed += 0x9E3779B97F4A7C15;
+    std::uint64_t z = seed;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
+    s = z ^ (z >> 31);
+  }
 }
 
 EdgeGenerator::EdgeGenerator(DataType t, std::uint64_t seed) : m_spec(*binary_spec(t)), m_rng(seed) {
@@ -623,6 +653,49 @@ std::uint64_t EdgeGenerator::related(std::uint64_t a) {
       return make(neg != flip, static_cast<std::uint64_t>(e2), 0);
     }
     default: return next();
+  }
+}
+
+std::uint64_t EdgeGenerator::toward_boundary(std::uint64_t a, BinOp op) {
+  const RefValue x = ref_decode(m_spec.type, a);
+  if (x.kind != Kind::Finite) return next();
+  const double max = ref_decode(m_spec.type, m_spec.max_finite).value;
+  double target = 0;
+  switch (m_rng() % 3) {
+    case 0: target = std::ldexp(1.0, m_spec.emin()); break;
+    case 1: target = max; break;
+    default: target = std::ldexp(static_cast<double>(1 + m_rng() % 5), m_spec.emin() - m_spec.frac_bits); break;
+  }
+  if (m_rng() & 1) target = -target;
+  double want = 0;
+  switch (op) {
+    case BinOp::Add: want = target - x.value; break;
+    case BinOp::Sub: want = x.value - target; break;
+    case BinOp::Mul: want = target / x.value; break;
+    case BinOp::Div: want = x.value / target; break;
+  }
+  if (!std::isfinite(want)) return next();
+  // Positive finite encodings are ordered like their values: binary search for the nearest.
+  const int shift = m_spec.frac_shift;
+  const double mag = std::fabs(want);
+  std::uint64_t lo = 0;
+  std::uint64_t hi = m_spec.max_finite >> shift;
+  while (lo < hi) {
+    const std::uint64_t mid = (lo + hi + 1) / 2;
+    if (ref_decode(m_spec.type, mid << shift).value <= mag) lo = mid;
+    else hi = mid - 1;
+  }
+  const std::uint64_t offset = m_rng() % 5;
+  const std::uint64_t k = (m_rng() & 1) ? std::min(lo + offset, m_spec.max_finite >> shift) : (lo > offset ? lo - offset : 0);
+  return (k << shift) | (want < 0 ? std::uint64_t{1} << m_spec.sign_bit : 0);
+}
+
+std::pair<std::uint64_t, std::uint64_t> EdgeGenerator::pair(BinOp op, std::uint64_t i) {
+  const std::uint64_t a = next();
+  switch (i & 3) {
+    case 1: return {a, related(a)};
+    case 2: return {a, toward_boundary(a, op)};
+    default: return {a, next()};
   }
 }
 

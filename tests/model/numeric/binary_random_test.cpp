@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Random, edge-biased operand pairs for the 16-bit and TF32/HF32 floating types against MPFR's
+// subnormal emulation; the fast path and the exact path must both match it.
+#include <catch2/catch.hpp>
+
+#include "tests/model/numeric/numeric_test_util.h"
+
+namespace ptosim::test {
+namespace {
+
+constexpr BinOp kArith[] = {BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div};
+
+void run_random(DataType t, std::uint64_t pairs, std::uint64_t seed) {
+  const std::string type = model::data_type_name(t);
+  for (const BinOp op : kArith) {
+    EdgeGenerator gen(t, seed + static_cast<std::uint64_t>(op));
+    Mismatches bad;
+    for (std::uint64_t i = 0; i < pairs; ++i) {
+      const auto [a, b] = gen.pair(op, i);
+      const RefResult want = mpfr_binary(t, op, a, b);
+      NumericFlags f = 0;
+      const std::uint64_t got = api_binary(op, t, a, b, f);
+      NumericFlags g = 0;
+      const std::uint64_t slow = exact_binary(op, t, a, b, RoundingMode::RNE, g);
+      bad.check(got == want.bits && f == want.flags, op_name(op), t, a, b, want, got, f, "fast");
+      bad.check(slow == want.bits && g == want.flags, op_name(op), t, a, b, want, slow, g, "exact");
+    }
+    report_cases(op_name(op), type, pairs);
+    INFO(bad.first);
+    CHECK(bad.count == 0);
+  }
+  for (const bool is_max : {true, false}) {
+    EdgeGenerator gen(t, seed + 7 + is_max);
+    Mismatches bad;
+    for (std::uint64_t i = 0; i < pairs; ++i) {
+      const std::uint64_t a = gen.next();
+      const std::uint64_t b = (i & 1) ? gen.related(a) : gen.next();
+      const RefResult want = ref_min_max(t, a, b, is_max);
+      NumericFlags f = 0;
+      NumericFlags g = 0;
+      const std::uint64_t got = is_max ? num::max(t, a, b, f) : num::min(t, a, b, f);
+      const std::uint64_t slow = is_max ? num::exact::max(t, a, b, g) : num::exact::min(t, a, b, g);
+      bad.check(got == want.bits && f == want.flags, is_max ? "MAX" : "MIN", t, a, b, want, got, f, "fast");
+      bad.check(slow == want.bits && g == want.flags, is_max ? "MAX" : "MIN", t, a, b, want, slow, g, "exact");
+    }
+    report_cases(is_max ? "MAX" : "MIN", type, pairs);
+    INFO(bad.first);
+    CHECK(bad.count == 0);
+  }
+}
+
+TEST_CASE("numeric: FP16 binary ops, 10M edge-biased pairs per op vs MPFR", "[numeric]") {
+  run_random(DataType::FP16, 10'000'000, 0x1600);
+}
+
+TEST_CASE("numeric: BF16 binary ops, 10M edge-biased pairs per op vs MPFR", "[numeric]") {
+  run_random(DataType::BF16, 10'000'000, 0xBF16);
+}
+
+TEST_CASE("numeric: TF32 and HF32 binary ops, 2M edge-biased pairs per op vs MPFR", "[numeric]") {
+  run_random(DataType::TF32, 2'000'000, 0x7F32);
+  run_random(DataType::HF32, 2'000'000, 0x4F32);
+}
+
+}  // namespace
+}  // namespace ptosim::test
