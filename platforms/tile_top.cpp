@@ -111,6 +111,9 @@ void TileTop::trace_to(traces::VcdRecorder& rec) {
   dispatcher.trace_to(rec, top + ".dispatcher");
   sfu.trace_to(rec, top + ".sfu");
   cube.trace_to(rec, top + ".cube");
+  for (int pe = 0; pe < model::kPeCount; ++pe)
+    local_memory[pe]->trace_to(rec, top + ".local_memory_pe" + std::to_string(pe));
+  shared_memory.trace_to(rec, top + ".shared_memory");
 }
 
 }  // namespace ptosim::platforms

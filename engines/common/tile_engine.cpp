@@ -4,20 +4,14 @@
 #include <algorithm>
 
 #include "engines/common/address_map.h"
+#include "engines/common/timing_only_access.h"
 #include "model/plan/preflight_support.h"
 
 namespace ptosim::engines {
 
-namespace {
-
-// How far an engine runs ahead of SystemC time while issuing bursts (temporal decoupling).
-constexpr std::uint64_t kQuantumCycles = 32;
-
-}  // namespace
-
-TileEngine::TileEngine(sc_core::sc_module_name name, const model::ClockParams& clock, std::uint64_t burst_bytes)
+TileEngine::TileEngine(sc_core::sc_module_name name, const model::ClockParams& clock, const StreamParams& stream)
     : sc_core::sc_module(name), cmd_target_socket("cmd_target_socket"), mem_initiator_socket("mem_initiator_socket"),
-      m_clock(clock), m_burst_bytes(burst_bytes) {
+      m_clock(clock), m_stream(stream) {
   cmd_target_socket.register_b_transport(this, &TileEngine::b_transport);
 }
 
@@ -39,20 +33,21 @@ void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-bool TileEngine::stream(tlm::tlm_command command, const std::vector<std::uint64_t>& addresses,
-                        const std::vector<std::uint8_t*>& buffers, const std::vector<std::uint64_t>& sizes) {
+std::optional<sc_core::sc_time> TileEngine::stream(tlm::tlm_command command, const std::vector<Transfer>& transfers,
+                                                   std::uint64_t bytes_per_cycle, const sc_core::sc_time& start,
+                                                   bool timing_only) {
   tlm::tlm_generic_payload gp;
-  const sc_core::sc_time quantum = m_clock.to_time(model::Cycles(kQuantumCycles));
-  sc_core::sc_time issue_at = sc_core::sc_time_stamp();
-  sc_core::sc_time last_done = issue_at;
-  const std::uint64_t longest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
-  for (std::uint64_t offset = 0; offset < longest; offset += m_burst_bytes) {
-    for (std::size_t i = 0; i < addresses.size(); ++i) {
-      if (offset >= sizes[i]) continue;
-      const std::uint64_t len = std::min(m_burst_bytes, sizes[i] - offset);
+  TimingOnlyAccess no_data;
+  if (timing_only) gp.set_extension(&no_data);
+  std::uint8_t scratch = 0;
+  sc_core::sc_time issue_at = start, last_done = start;
+  bool ok = true;
+  for (const Transfer& t : transfers) {
+    for (std::uint64_t offset = 0; offset < t.bytes && ok; offset += m_stream.burst_bytes) {
+      const std::uint64_t len = std::min(m_stream.burst_bytes, t.bytes - offset);
       gp.set_command(command);
-      gp.set_address(addresses[i] + offset);
-      gp.set_data_ptr(buffers[i] + offset);
+      gp.set_address(t.address + offset);
+      gp.set_data_ptr(timing_only ? &scratch : t.data + offset);
       gp.set_data_length(static_cast<unsigned int>(len));
       gp.set_streaming_width(static_cast<unsigned int>(len));
       gp.set_byte_enable_ptr(nullptr);
@@ -60,16 +55,16 @@ bool TileEngine::stream(tlm::tlm_command command, const std::vector<std::uint64_
       gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
       sc_core::sc_time delay = issue_at - sc_core::sc_time_stamp();
       mem_initiator_socket->b_transport(gp, delay);
-      if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return false;
+      ok = gp.get_response_status() == tlm::TLM_OK_RESPONSE;
       last_done = std::max(last_done, sc_core::sc_time_stamp() + delay);
       (command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += len;
+      // The engine's own stream rate paces its requests.
+      issue_at += m_clock.period() * (static_cast<double>(len) / static_cast<double>(bytes_per_cycle));
     }
-    // One burst per stream per cycle; the memories' port models add queueing and latency.
-    issue_at += m_clock.period();
-    if (issue_at - sc_core::sc_time_stamp() >= quantum) sc_core::wait(issue_at - sc_core::sc_time_stamp());
   }
-  if (last_done > sc_core::sc_time_stamp()) sc_core::wait(last_done - sc_core::sc_time_stamp());
-  return true;
+  if (timing_only) gp.clear_extension(&no_data);
+  if (!ok) return std::nullopt;
+  return last_done;
 }
 
 void TileEngine::execute(EngineCommand& cmd) {
@@ -80,57 +75,61 @@ void TileEngine::execute(EngineCommand& cmd) {
   m_opcode.set(static_cast<std::uint64_t>(plan.op), now_ps());
   m_bundle.set(cmd.bundle_id, now_ps());
 
-  // Source snapshots: one per participating PE for Local operands, one per Shared operand.
   std::vector<int> pes;
   for (int pe = 0; pe < model::kPeCount; ++pe)
     if (plan.mask.has(pe)) pes.push_back(pe);
+
+  // Operands stream in per PE (each PE's Local memory is its own) and once per Shared operand;
+  // engines run ahead of simulated time and wait once, for the later of data and compute.
   std::vector<std::vector<std::vector<std::uint8_t>>> src(plan.sources.size());
-  std::vector<std::uint64_t> addresses, sizes;
-  std::vector<std::uint8_t*> buffers;
+  std::vector<std::vector<Transfer>> local_reads(pes.size());
+  std::vector<Transfer> shared_reads;
   for (std::size_t i = 0; i < plan.sources.size(); ++i) {
     const model::SourceOperand& s = plan.sources[i];
     const std::uint64_t bytes = s.desc.storage_bytes();
     const bool shared = s.ref.is_shared();
     for (std::size_t k = 0; k < (shared ? 1 : pes.size()); ++k) {
-      src[i].emplace_back(bytes, 0);
-      addresses.push_back(address_map::fragment_address(s.ref.space, s.slot, shared ? 0 : pes[k]));
-      buffers.push_back(src[i].back().data());
-      sizes.push_back(bytes);
+      src[i].emplace_back(cmd.timing_only ? 0 : bytes, 0);
+      const Transfer t{address_map::fragment_address(s.ref.space, s.slot, shared ? 0 : pes[k]), src[i].back().data(), bytes};
+      (shared ? shared_reads : local_reads[k]).push_back(t);
     }
   }
-  bool ok = stream(tlm::TLM_READ_COMMAND, addresses, buffers, sizes);
+  bool ok = true;
+  sc_core::sc_time done = start + m_clock.to_time(compute_cycles(plan, from_idle));
+  const model::Cycles compute = model::Cycles(m_clock.to_cycles(done - start));
+  auto issue = [&](tlm::tlm_command command, const std::vector<Transfer>& transfers, std::uint64_t rate) {
+    if (transfers.empty() || !ok) return;
+    const auto end = stream(command, transfers, rate, start, cmd.timing_only);
+    ok = end.has_value();
+    if (ok) done = std::max(done, *end);
+  };
+  for (const auto& reads : local_reads) issue(tlm::TLM_READ_COMMAND, reads, m_stream.read_bytes_per_cycle);
+  issue(tlm::TLM_READ_COMMAND, shared_reads, m_stream.read_bytes_per_cycle);
 
-  // Results, per PE.
-  std::vector<std::vector<std::vector<std::uint8_t>>> dst(pes.size());
-  addresses.clear();
-  buffers.clear();
-  sizes.clear();
-  for (std::size_t k = 0; k < pes.size(); ++k) {
+  // Results of each PE, written back as the datapath produces them.
+  for (std::size_t k = 0; k < pes.size() && ok; ++k) {
     model::PePayloads io;
     io.pe = pes[k];
     for (std::size_t i = 0; i < plan.sources.size(); ++i)
       io.sources.push_back(src[i][plan.sources[i].ref.is_shared() ? 0 : k].data());
+    std::vector<std::vector<std::uint8_t>> results;
+    std::vector<Transfer> writes;
     for (const model::DestOperand& d : plan.dests) {
-      dst[k].emplace_back(d.desc.storage_bytes(), 0);
-      io.dests.push_back(dst[k].back().data());
-      addresses.push_back(address_map::fragment_address(model::TileRef::Space::Local, d.slot, pes[k]));
-      buffers.push_back(dst[k].back().data());
-      sizes.push_back(d.desc.storage_bytes());
+      results.emplace_back(cmd.timing_only ? 0 : d.desc.storage_bytes(), 0);
+      io.dests.push_back(results.back().data());
+      writes.push_back(Transfer{address_map::fragment_address(model::TileRef::Space::Local, d.slot, pes[k]),
+                                results.back().data(), d.desc.storage_bytes()});
     }
     if (!cmd.timing_only) {
       cmd.flags |= run_core(plan, io);
       for (std::size_t i = 0; i < plan.dests.size(); ++i) model::write_padding(plan.dests[i], io.dests[i]);
     }
+    issue(tlm::TLM_WRITE_COMMAND, writes, m_stream.write_bytes_per_cycle);
   }
-  ok = ok && stream(tlm::TLM_WRITE_COMMAND, addresses, buffers, sizes);
   if (!ok) SC_REPORT_ERROR(name(), "tile memory rejected an operand access (address map error)");
 
-  // The datapath computes while operands stream; the command ends when both are done.
-  const model::Cycles compute = compute_cycles(plan, from_idle);
-  const sc_core::sc_time compute_end = start + m_clock.to_time(compute);
-  if (compute_end > sc_core::sc_time_stamp()) sc_core::wait(compute_end - sc_core::sc_time_stamp());
+  if (done > sc_core::sc_time_stamp()) sc_core::wait(done - sc_core::sc_time_stamp());
   const std::uint64_t busy = m_clock.to_cycles(sc_core::sc_time_stamp() - start);
-
   cmd.compute_cycles = compute.count;
   cmd.stall_cycles = busy > compute.count ? busy - compute.count : 0;
   ++m_stats.commands;

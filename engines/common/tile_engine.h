@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,14 @@ class TileEngine : public sc_core::sc_module {
   tlm_utils::simple_target_socket<TileEngine> cmd_target_socket;
   tlm_utils::simple_initiator_socket<TileEngine> mem_initiator_socket;
 
-  TileEngine(sc_core::sc_module_name name, const model::ClockParams& clock, std::uint64_t burst_bytes);
+  /// How an engine streams operands: request size and per-PE read/write rates (bytes per cycle).
+  struct StreamParams {
+    std::uint64_t burst_bytes;
+    std::uint64_t read_bytes_per_cycle;
+    std::uint64_t write_bytes_per_cycle;
+  };
+
+  TileEngine(sc_core::sc_module_name name, const model::ClockParams& clock, const StreamParams& stream);
 
   const EngineStats& stats() const { return m_stats; }
   /// Declares this engine's traced signals (busy, opcode, bundle id) under `scope`.
@@ -57,16 +65,25 @@ class TileEngine : public sc_core::sc_module {
   const Clocked& clock() const { return m_clock; }
 
  private:
+  /// One operand fragment to move: `data` (or nothing in timing-only runs) at `address`.
+  struct Transfer {
+    std::uint64_t address;
+    std::uint8_t* data;
+    std::uint64_t bytes;
+  };
+
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void execute(EngineCommand& cmd);
-  /// Moves `bytes` between `buffers[i]` and the fragment at `addresses[i]` for every i, one burst of
-  /// each stream at a time (streams proceed in parallel); returns false on a memory error.
-  bool stream(tlm::tlm_command command, const std::vector<std::uint64_t>& addresses,
-              const std::vector<std::uint8_t*>& buffers, const std::vector<std::uint64_t>& sizes);
+  /// Issues the transfers of one stream back to back at `bytes_per_cycle` from `start`, in bursts,
+  /// without waiting (the memories book them at their arrival times); returns the time the last one
+  /// completes, or nothing on a memory error.
+  std::optional<sc_core::sc_time> stream(tlm::tlm_command command, const std::vector<Transfer>& transfers,
+                                         std::uint64_t bytes_per_cycle, const sc_core::sc_time& start,
+                                         bool timing_only);
   std::uint64_t now_ps() const { return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
 
   Clocked m_clock;
-  std::uint64_t m_burst_bytes;
+  StreamParams m_stream;
   EngineStats m_stats;
   sc_core::sc_time m_last_done;
   traces::TracedValue m_busy;

@@ -7,7 +7,8 @@
 namespace ptosim::engines {
 
 CubeEngine::CubeEngine(sc_core::sc_module_name name, const model::CubeParams& params, const model::ClockParams& clock)
-    : TileEngine(name, clock, params.burst_bytes), m_params(params) {}
+    : TileEngine(name, clock, {params.burst_bytes, params.read_bytes_per_cycle, params.write_bytes_per_cycle}),
+      m_params(params) {}
 
 model::Cycles CubeEngine::compute_cycles(const model::ExecPlan& plan, bool) const {
   return model::cube_compute_cycles(plan, m_params);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "engines/memory/tile_memory.h"
 
+#include "engines/common/timing_only_access.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -12,6 +14,19 @@ TileMemory::TileMemory(sc_core::sc_module_name name, unsigned slots, std::uint64
       m_storage(slots), m_ports(params) {
   target_socket.register_b_transport(this, &TileMemory::b_transport);
   target_socket.register_transport_dbg(this, &TileMemory::transport_dbg);
+  SC_METHOD(update_port_trace);
+  sensitive << m_port_change;
+  dont_initialize();
+}
+
+void TileMemory::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
+  m_tracing = true;
+  m_active_ports.attach(&rec, rec.declare(scope, "active_ports", 4));
+}
+
+void TileMemory::update_port_trace() {
+  const std::uint64_t now = sc_core::sc_time_stamp().value() / m_clock.period().value();
+  m_active_ports.set(m_ports.active_at(now), sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
 }
 
 bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
@@ -35,14 +50,21 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  if (!move_data(gp)) {
+  const bool timed_only = gp.get_extension<TimingOnlyAccess>() != nullptr;
+  const std::uint64_t addr = gp.get_address(), len = gp.get_data_length();
+  if (timed_only ? (addr / m_slot_stride >= m_storage.slot_count() || addr % m_slot_stride + len > m_slot_stride)
+                 : !move_data(gp)) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
   const std::uint64_t now = sc_core::sc_time_stamp().value() / m_clock.period().value();
   const std::uint64_t arrival = now + m_clock.to_cycles(delay);
-  const auto grant = m_ports.reserve(arrival, gp.get_address(), gp.get_data_length());
+  const auto grant = m_ports.reserve(now, arrival, addr, len);
   delay = m_clock.to_time(model::Cycles(grant.done)) - sc_core::sc_time_stamp();
+  if (m_tracing) {
+    m_port_change.notify(m_clock.to_time(model::Cycles(grant.start)) - sc_core::sc_time_stamp());
+    m_port_change.notify(m_clock.to_time(model::Cycles(grant.start + m_ports.occupancy(len))) - sc_core::sc_time_stamp());
+  }
   (gp.is_read() ? m_bytes_read : m_bytes_written) += gp.get_data_length();
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -14,11 +14,13 @@
 #include "engines/common/clocked.h"
 #include "model/memory/port_model.h"
 #include "model/state/tile_storage.h"
+#include "traces/vcd_recorder.h"
 
 namespace ptosim::engines {
 
 class TileMemory : public sc_core::sc_module {
  public:
+  SC_HAS_PROCESS(TileMemory);
   tlm_utils::simple_target_socket<TileMemory> target_socket;
 
   TileMemory(sc_core::sc_module_name name, unsigned slots, std::uint64_t slot_stride,
@@ -28,12 +30,15 @@ class TileMemory : public sc_core::sc_module {
   std::uint64_t bytes_read() const { return m_bytes_read; }
   std::uint64_t bytes_written() const { return m_bytes_written; }
   const model::MemoryPortModel& ports() const { return m_ports; }
+  /// Declares the traced "active_ports" signal (accesses holding a port) under `scope`.
+  void trace_to(traces::VcdRecorder& rec, const std::string& scope);
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
   /// Copies between the payload and storage; returns false on an out-of-slot access.
   bool move_data(tlm::tlm_generic_payload& gp);
+  void update_port_trace();
 
   Clocked m_clock;
   std::uint64_t m_slot_stride;
@@ -41,6 +46,10 @@ class TileMemory : public sc_core::sc_module {
   model::MemoryPortModel m_ports;
   std::uint64_t m_bytes_read = 0;
   std::uint64_t m_bytes_written = 0;
+  // Port activity is traced at booking starts and ends, which lie ahead of the caller's time.
+  bool m_tracing = false;
+  sc_core::sc_event_queue m_port_change;
+  traces::TracedValue m_active_ports;
 };
 
 }  // namespace ptosim::engines

@@ -7,7 +7,8 @@
 namespace ptosim::engines {
 
 SfuEngine::SfuEngine(sc_core::sc_module_name name, const model::SfuParams& params, const model::ClockParams& clock)
-    : TileEngine(name, clock, params.burst_bytes), m_params(params) {}
+    : TileEngine(name, clock, {params.burst_bytes, params.read_bytes_per_cycle, params.write_bytes_per_cycle}),
+      m_params(params) {}
 
 model::Cycles SfuEngine::compute_cycles(const model::ExecPlan& plan, bool from_idle) const {
   return model::sfu_compute_cycles(plan, m_params, from_idle);

@@ -6,34 +6,48 @@
 namespace ptosim::model {
 
 MemoryPortModel::MemoryPortModel(const MemoryParams& params)
-    : m_params(params),
-      m_port_free(params.ports, 0),
-      m_bank_free(params.banks, 0),
-      m_port_bytes(params.ports, 0),
-      m_port_busy(params.ports, 0) {}
+    : m_params(params), m_calendar(params.ports), m_port_bytes(params.ports, 0), m_port_busy(params.ports, 0) {}
 
 std::uint64_t MemoryPortModel::occupancy(std::uint64_t bytes) const {
   return std::max<std::uint64_t>(1, (bytes + m_params.bytes_per_cycle - 1) / m_params.bytes_per_cycle);
 }
 
-MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t arrival, std::uint64_t addr, std::uint64_t bytes) {
-  Grant g;
-  const auto port_it = std::min_element(m_port_free.begin(), m_port_free.end());
-  g.port = static_cast<unsigned>(port_it - m_port_free.begin());
-  const std::uint64_t port_ready = std::max(arrival, *port_it);
+std::uint64_t MemoryPortModel::earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const {
+  for (const Booking& b : m_calendar[port]) {
+    if (b.end <= t) continue;
+    if (b.start >= t + occ) break;  // the gap before this booking holds the access
+    t = b.end;
+  }
+  return t;
+}
 
-  // Banks touched by [addr, addr + bytes): a burst wider than banks x width touches them all.
-  const std::uint64_t first = addr / m_params.bank_width_bytes;
-  const std::uint64_t last = (addr + std::max<std::uint64_t>(bytes, 1) - 1) / m_params.bank_width_bytes;
-  const std::uint64_t touched = std::min<std::uint64_t>(last - first + 1, m_params.banks);
-  std::uint64_t bank_ready = 0;
-  for (std::uint64_t i = 0; i < touched; ++i) bank_ready = std::max(bank_ready, m_bank_free[(first + i) % m_params.banks]);
+MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr,
+                                                std::uint64_t bytes) {
+  for (auto& cal : m_calendar)
+    cal.erase(cal.begin(), std::find_if(cal.begin(), cal.end(), [now](const Booking& b) { return b.end > now; }));
 
-  g.start = std::max(port_ready, bank_ready);
-  g.bank_conflict = bank_ready > port_ready;
   const std::uint64_t occ = occupancy(bytes);
-  *port_it = g.start + occ;
-  for (std::uint64_t i = 0; i < touched; ++i) m_bank_free[(first + i) % m_params.banks] = g.start + occ;
+  Grant g;
+  g.start = ~std::uint64_t{0};
+  for (unsigned p = 0; p < m_calendar.size(); ++p) {
+    const std::uint64_t s = earliest_fit(p, arrival, occ);
+    if (s < g.start) {
+      g.start = s;
+      g.port = p;
+    }
+  }
+  // A concurrent access on another port that starts in the same bank wins that bank first.
+  const std::uint64_t bank = (addr / m_params.bank_width_bytes) % m_params.banks;
+  for (unsigned p = 0; p < m_calendar.size() && !g.bank_conflict; ++p) {
+    if (p == g.port) continue;
+    for (const Booking& b : m_calendar[p])
+      if (b.bank == bank && b.start == g.start) g.bank_conflict = true;
+  }
+  if (g.bank_conflict) g.start = earliest_fit(g.port, g.start + 1, occ);
+
+  auto& cal = m_calendar[g.port];
+  cal.insert(std::upper_bound(cal.begin(), cal.end(), g.start, [](std::uint64_t s, const Booking& b) { return s < b.start; }),
+             Booking{g.start, g.start + occ, bank});
   g.done = g.start + occ + m_params.access_latency_cycles;
 
   ++m_accesses;
@@ -42,6 +56,14 @@ MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t arrival, std::uint
   m_port_bytes[g.port] += bytes;
   m_port_busy[g.port] += occ;
   return g;
+}
+
+unsigned MemoryPortModel::active_at(std::uint64_t t) const {
+  unsigned n = 0;
+  for (const auto& cal : m_calendar)
+    for (const Booking& b : cal)
+      if (b.start <= t && t < b.end) ++n;
+  return n;
 }
 
 }  // namespace ptosim::model

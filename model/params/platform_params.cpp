@@ -78,6 +78,10 @@ std::vector<ParamInfo> param_table(PlatformParams& p) {
   integer("sfu.repeat_bytes", "bytes", "bytes per vector repeat", 1, 65536, &p.sfu.repeat_bytes);
   integer("sfu.bytes_per_cycle", "bytes/cycle", "SFU datapath width (per-repeat costs scale with 128 / this)", 1,
           65536, &p.sfu.bytes_per_cycle);
+  integer("sfu.read_bytes_per_cycle", "bytes/cycle", "operand stream rate of the SFU per PE", 1, 65536,
+          &p.sfu.read_bytes_per_cycle);
+  integer("sfu.write_bytes_per_cycle", "bytes/cycle", "result stream rate of the SFU per PE", 1, 65536,
+          &p.sfu.write_bytes_per_cycle);
   integer("sfu.burst_bytes", "bytes", "SFU memory request size", 1, 65536, &p.sfu.burst_bytes);
   for (int c = 0; c < kSfuOpClassCount; ++c) {
     const std::string base = std::string("sfu.class.") + kClassNames[c] + ".";
@@ -97,6 +101,10 @@ std::vector<ParamInfo> param_table(PlatformParams& p) {
           &p.cube.cycles_per_fractal_16bit);
   integer("cube.cycles_per_fractal_4bit", "cycles", "cycles per fractal, 4-bit inputs", 1, 1024,
           &p.cube.cycles_per_fractal_4bit);
+  integer("cube.read_bytes_per_cycle", "bytes/cycle", "operand stream rate of the CUBE per PE", 1, 65536,
+          &p.cube.read_bytes_per_cycle);
+  integer("cube.write_bytes_per_cycle", "bytes/cycle", "result stream rate of the CUBE per PE", 1, 65536,
+          &p.cube.write_bytes_per_cycle);
   integer("cube.burst_bytes", "bytes", "CUBE memory request size", 1, 65536, &p.cube.burst_bytes);
   for (int m = 0; m < 2; ++m) {
     MemoryParams& mp = m == 0 ? p.local_memory : p.shared_memory;

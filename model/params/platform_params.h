@@ -44,7 +44,9 @@ struct DispatchParams {
 struct SfuParams {
   std::uint64_t repeat_bytes = 256;        ///< bytes per vector repeat
   std::uint64_t bytes_per_cycle = 128;     ///< datapath width; cycles_per_repeat scale with 128 / this
-  std::uint64_t burst_bytes = 256;         ///< memory request size
+  std::uint64_t read_bytes_per_cycle = 256;   ///< operand stream rate per PE
+  std::uint64_t write_bytes_per_cycle = 256;  ///< result stream rate per PE
+  std::uint64_t burst_bytes = 2048;        ///< memory request size
   SfuClassParams classes[kSfuOpClassCount];
   SfuParams();
   const SfuClassParams& of(SfuOpClass c) const { return classes[static_cast<int>(c)]; }
@@ -56,7 +58,9 @@ struct CubeParams {
   std::uint64_t cycles_per_fractal_16bit = 1; ///< cpr for 16-bit and 8-bit inputs
   std::uint64_t cycles_per_fractal_32bit = 2; ///< cpr for 32-bit inputs
   std::uint64_t cycles_per_fractal_4bit = 1;  ///< cpr for 4-bit inputs
-  std::uint64_t burst_bytes = 512;            ///< operand/result memory request size
+  std::uint64_t read_bytes_per_cycle = 512;   ///< operand stream rate per PE (A, B, C, scales, bias)
+  std::uint64_t write_bytes_per_cycle = 256;  ///< result stream rate per PE
+  std::uint64_t burst_bytes = 4096;           ///< memory request size
 };
 
 struct MemoryParams {
