@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/state/tile_state.h"
 
+#include <algorithm>
 #include <string>
 
 namespace ptosim::model {
@@ -15,12 +16,11 @@ bool region_defined(const Definedness& defined, const TileDescriptor& d) {
   return true;
 }
 
-std::uint64_t charge(const TileDescriptor& d) { return std::uint64_t(d.pe_mask.count()) * d.capacity_bytes; }
-
 // What allocation needs to know about one physical Local slot.
 struct SlotPlan {
   bool allocated;
-  std::uint64_t charge;
+  PeMask mask;
+  std::uint64_t bytes;  ///< charged on each PE of mask
 };
 
 }  // namespace
@@ -43,21 +43,28 @@ TileState::TileState(AllocationPolicy policy) : m_policy(policy) {
 
 unsigned TileState::physical_index(unsigned index) const { return m_order[index / kHandSize][index % kHandSize]; }
 
-std::uint64_t TileState::capacity_in_use() const {
+std::uint64_t TileState::capacity_in_use(int pe) const {
   std::uint64_t used = 0;
   for (const LocalTile& t : m_local)
-    if (t.allocated) used += charge(t.desc);
+    if (t.allocated && t.desc.pe_mask.has(pe)) used += t.desc.capacity_bytes;
   for (const SharedTile& t : m_shared)
-    if (t.allocated) used += std::uint64_t(t.allocation_mask.count()) * t.desc.capacity_bytes;
+    if (t.allocated && t.allocation_mask.has(pe)) used += t.desc.capacity_bytes;
   return used;
+}
+
+std::uint64_t TileState::capacity_in_use() const {
+  std::uint64_t most = 0;
+  for (int pe = 0; pe < kPeCount; ++pe) most = std::max(most, capacity_in_use(pe));
+  return most;
 }
 
 Status TileState::check_allocation(const std::vector<DestinationRequest>& requests) const {
   std::array<SlotPlan, kLocalTileCount> slots{};
   for (unsigned i = 0; i < kLocalTileCount; ++i)
-    slots[i] = SlotPlan{m_local[i].allocated, m_local[i].allocated ? charge(m_local[i].desc) : 0};
+    slots[i] = SlotPlan{m_local[i].allocated, m_local[i].desc.pe_mask, m_local[i].allocated ? m_local[i].desc.capacity_bytes : 0};
   auto order = m_order;
-  std::uint64_t in_use = capacity_in_use();
+  std::array<std::uint64_t, kPeCount> in_use{};
+  for (int pe = 0; pe < kPeCount; ++pe) in_use[pe] = capacity_in_use(pe);
 
   for (const DestinationRequest& req : requests) {
     const char hand = kHandLetters[req.hand];
@@ -80,15 +87,19 @@ Status TileState::check_allocation(const std::vector<DestinationRequest>& reques
       slot = q[kHandSize - 1];
       for (unsigned k = kHandSize - 1; k > 0; --k) q[k] = q[k - 1];
       q[0] = static_cast<std::uint8_t>(slot);
-      in_use -= slots[slot].charge;
+      for (int pe = 0; pe < kPeCount; ++pe)
+        if (slots[slot].allocated && slots[slot].mask.has(pe)) in_use[pe] -= slots[slot].bytes;
     }
-    const std::uint64_t need = charge(req.desc);
-    if (in_use + need > m_tile_capacity)
-      return fault(FaultCode::TileAllocation,
-                   "tile capacity exhausted: destination needs " + std::to_string(need) + " bytes, " +
-                       std::to_string(in_use) + " of " + std::to_string(m_tile_capacity) + " in use");
-    in_use += need;
-    slots[slot] = SlotPlan{true, need};
+    for (int pe = 0; pe < kPeCount; ++pe) {
+      if (!req.desc.pe_mask.has(pe)) continue;
+      if (in_use[pe] + req.desc.capacity_bytes > m_tile_capacity)
+        return fault(FaultCode::TileAllocation,
+                     "tile capacity exhausted on PE" + std::to_string(pe) + ": destination needs " +
+                         std::to_string(req.desc.capacity_bytes) + " bytes, " + std::to_string(in_use[pe]) + " of " +
+                         std::to_string(m_tile_capacity) + " in use");
+      in_use[pe] += req.desc.capacity_bytes;
+    }
+    slots[slot] = SlotPlan{true, req.desc.pe_mask, req.desc.capacity_bytes};
   }
   return std::nullopt;
 }

@@ -78,7 +78,11 @@ class TileState {
   SharedTile& shared(unsigned index) { return m_shared[index]; }
   const SharedTile& shared(unsigned index) const { return m_shared[index]; }
 
-  /// Bytes charged against TILE_CAPACITY: sum of popcount(mask) * capacity over live tiles.
+  /// Bytes charged against TILE_CAPACITY on PE `pe`: the capacity of every live tile (Local or
+  /// Shared) whose mask includes that PE. TILE_CAPACITY bounds each PE's tile memory separately
+  /// (2048 CELLs per PE), a documented choice where the ASL sums all PEs against one bound.
+  std::uint64_t capacity_in_use(int pe) const;
+  /// The most loaded PE's capacity_in_use.
   std::uint64_t capacity_in_use() const;
   std::uint64_t tile_capacity() const { return m_tile_capacity; }
   void set_tile_capacity(std::uint64_t bytes) { m_tile_capacity = bytes; }

@@ -232,7 +232,7 @@ TEST_CASE("SFU allocation faults: register, capacity and TSize", "[sfu]") {
   check_fault(m.run1(head + "B.IOT U#1, mask=1111, last, ->T<1>\nBSTOP\n"), FaultCode::TileAllocation,
               "gives 32 rows; too small");
   CHECK(m.run1(head + "B.IOT U#1, mask=1111, last, ->T<5>\nBSTOP\n").kind == BundleOutcome::Kind::Committed);
-  m.m.state().set_tile_capacity(m.m.state().capacity_in_use() + 4 * 1024);
+  m.m.state().set_tile_capacity(m.m.state().capacity_in_use() + 1024);
   check_fault(m.run1(head + "B.IOT U#1, mask=1111, last, ->T<5>\nBSTOP\n"), FaultCode::TileAllocation,
               "tile capacity exhausted");
   check_fault(m.run1("BSTART.SFU TCI, U16\nB.DIM zero, 3, ->LB0\nB.IOT mask=1000, last, ->T<1>\nBSTOP\n"),

@@ -145,19 +145,23 @@ TEST_CASE("ASL allocation: lowest free register of the hand, never released", "[
   CHECK(full.fault().rule.find("hand T") != std::string::npos);
 }
 
-TEST_CASE("Allocation is all-or-nothing and charges popcount(mask) x TSize against TILE_CAPACITY", "[state]") {
+TEST_CASE("Allocation is all-or-nothing and charges TSize on every PE of the mask against TILE_CAPACITY", "[state]") {
   TileState s(AllocationPolicy::Asl);
   TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
-  REQUIRE(s.allocate({{0, big}}));   // 4 x 64 KiB = the whole 256 KiB
+  for (int i = 0; i < 4; ++i) REQUIRE(s.allocate({{0, big}}));  // 4 x 64 KiB fill every PE's 256 KiB
   CHECK(s.capacity_in_use() == 262144);
+  CHECK(s.capacity_in_use(2) == 262144);
   TileDescriptor small = row_major(DataType::FP32, 128, 1, 32, 1);
   auto r = s.allocate({{1, small}});
   REQUIRE_FALSE(r);
   CHECK(r.fault().code == FaultCode::TileAllocation);
+  CHECK(r.fault().rule.find("PE0") != std::string::npos);
   CHECK_FALSE(s.local(16).allocated);
-  small.pe_mask = PeMask(0x8);
   s.set_tile_capacity(262144 + 128);
-  CHECK(s.allocate({{1, small}}));   // one PE: 128 bytes
+  small.pe_mask = PeMask(0x8);
+  CHECK(s.allocate({{1, small}}));   // PE0 only: 128 bytes
+  CHECK(s.capacity_in_use(0) == 262144 + 128);
+  CHECK(s.capacity_in_use(1) == 262144);
   // Two requests where only the first fits leave nothing allocated.
   const std::uint64_t before = s.capacity_in_use();
   auto two = s.allocate({{2, small}, {3, big}});
@@ -179,7 +183,7 @@ TEST_CASE("Queue allocation: newest result is X#1, older ones shift, X#16 is rel
   CHECK(s.local(0).desc.valid_rows == 20);
   CHECK(s.local(1).desc.valid_rows == 19);
   CHECK(s.local(15).desc.valid_rows == 5);
-  CHECK(s.capacity_in_use() == 16 * 4 * 128);
+  CHECK(s.capacity_in_use() == 16 * 128);
   // Two destinations in one hand: encoded order, the later one is the newer.
   d.valid_rows = 7;
   TileDescriptor e = d;

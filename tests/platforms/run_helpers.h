@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Test helpers: write a program, run the ptosim program on it in its own process (a SystemC
+// simulation elaborates once per process), and read back its report, dumps and statistics.
+#pragma once
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace ptosim::test {
+
+struct RunResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+  nlohmann::json stats;
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::string write_file(const std::string& name, const std::string& text) {
+  std::ofstream(name) << text;
+  return name;
+}
+
+/// Runs `ptosim run <program file> <args> --stats <file>` and collects everything.
+inline RunResult run_program(const std::string& name, const std::string& program, const std::string& args = "") {
+  const std::string prog = write_file(name + ".pto", program);
+  const std::string stats = name + ".stats.json";
+  const std::string cmd = std::string(PTOSIM_EXE) + " run " + prog + " --stats " + stats + " " + args + " >" + name +
+                          ".out 2>" + name + ".err";
+  const int raw = std::system(cmd.c_str());
+  RunResult r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(name + ".out");
+  r.err = slurp(name + ".err");
+  const std::string s = slurp(stats);
+  if (!s.empty()) r.stats = nlohmann::json::parse(s);
+  return r;
+}
+
+/// The dump section of a report: from the first line after the title that is not an indented
+/// summary line.
+inline std::string dumps_of(const std::string& out) {
+  std::size_t pos = out.find('\n');
+  while (pos != std::string::npos && pos + 1 < out.size() && out[pos + 1] == ' ') pos = out.find('\n', pos + 1);
+  return pos == std::string::npos ? "" : out.substr(pos + 1);
+}
+
+}  // namespace ptosim::test

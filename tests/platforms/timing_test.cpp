@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Timing behaviour of the platform, measured through whole runs: calibration to the public A2/A3
+// figures, linear scaling, bandwidth scaling, determinism, timing-only runs, and the rule that
+// timing parameters never change a result.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "tests/platforms/run_helpers.h"
+
+using ptosim::test::dumps_of;
+using ptosim::test::run_program;
+using ptosim::test::slurp;
+
+namespace {
+
+unsigned size_code(std::uint64_t bytes) {
+  unsigned code = 1;
+  while ((128ULL << (code - 1)) < bytes) ++code;
+  return code;
+}
+
+std::uint64_t bytes_of(const std::string& dtype) { return dtype == "FP32" ? 4 : dtype == "FP16" ? 2 : 1; }
+
+// One SFU bundle on a rows x cols source (reductions) or destination (expansions), run from idle.
+std::string sfu_program(const std::string& op, const std::string& dtype, unsigned rows, unsigned cols) {
+  const std::uint64_t tile = rows * cols * bytes_of(dtype), column = rows * bytes_of(dtype);
+  std::ostringstream p;
+  const bool expand = op.find("EXPAND") != std::string::npos;
+  const bool copy = op == "TROWEXPAND";
+  p << ".tile T#1 " << dtype << " cols=" << cols << " capacity=" << std::max<std::uint64_t>(tile, 128) << " valid=" << rows
+    << "x" << cols << "\n.random T#1 seed=3 min=1 max=2\n";
+  p << ".tile T#2 " << dtype << " cols=1 capacity=" << std::max<std::uint64_t>(column, 128) << " valid=" << rows
+    << "x1\n.random T#2 seed=4 min=1 max=2\n";
+  p << "BSTART.SFU " << op << ", " << dtype << "\nB.DIM zero, " << cols << ", ->LB0\nB.DIM zero, " << rows << ", ->LB1\n";
+  if (copy)
+    p << "B.IOT T#2, mask=1111, last, ->U<" << size_code(tile) << ">\n";
+  else if (expand)
+    p << "B.IOT T#1, T#2, mask=1111, last, ->U<" << size_code(tile) << ">\n";
+  else
+    p << "B.IOT T#1, mask=1111, last, ->U<" << size_code(op.rfind("TROW", 0) == 0 ? column : cols * bytes_of(dtype)) << ">\n";
+  p << "BSTOP\n";
+  return p.str();
+}
+
+std::uint64_t op_cycles(const ptosim::test::RunResult& r, const std::string& engine, const std::string& op) {
+  return r.stats["engines"][engine]["per_opcode"][op]["cycles"].get<std::uint64_t>();
+}
+
+}  // namespace
+
+TEST_CASE("The default configuration reproduces the A2/A3 per-operation figures within 5%", "[timing]") {
+  struct Anchor {
+    const char* op;
+    const char* dtype;
+    unsigned rows, cols;
+    double cycles;
+    const char* source;
+  };
+  // timing-anchors.md: per-tile fitted formulas (64-row tiles) and the vector laws per 256-byte repeat.
+  const Anchor anchors[] = {
+      {"TROWSUM", "FP32", 64, 64, 492, "per-tile fit"},
+      {"TROWSUM", "FP16", 64, 128, 495, "per-tile fit"},
+      {"TROWMAX", "FP32", 64, 64, 480, "per-tile fit"},
+      {"TCOLSUM", "FP32", 64, 64, 1263, "per-tile fit"},
+      {"TCOLMAX", "FP32", 64, 64, 1137, "per-tile fit"},
+      {"TCOLMAX", "FP16", 64, 64, 1120, "per-tile fit"},
+      {"TROWEXPAND", "FP32", 64, 64, 933, "per-tile fit"},
+      {"TROWEXPANDADD", "FP16", 64, 128, 5.9 + 2.07 * 64, "vector add law, 64 repeats"},
+      {"TROWEXPANDDIV", "FP32", 64, 64, 13 + 4 * 64, "vector div law FP32, 64 repeats"},
+      {"TROWEXPANDDIV", "FP16", 64, 128, 13 + 8 * 64, "vector div law FP16, 64 repeats"},
+  };
+  std::printf("%-15s %-5s %-8s %8s %8s %7s  %s\n", "op", "type", "shape", "anchor", "ptosim", "error", "source");
+  for (const Anchor& a : anchors) {
+    const auto r = run_program(std::string("anchor_") + a.op + a.dtype, sfu_program(a.op, a.dtype, a.rows, a.cols), "--quiet");
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    const double got = static_cast<double>(op_cycles(r, "sfu", a.op));
+    const double error = (got - a.cycles) / a.cycles;
+    std::printf("%-15s %-5s %3ux%-4u %8.0f %8.0f %+6.1f%%  %s\n", a.op, a.dtype, a.rows, a.cols, a.cycles, got,
+                100 * error, a.source);
+    CHECK(std::abs(error) <= 0.05);
+  }
+}
+
+TEST_CASE("SFU-bound cycles grow linearly with the element count", "[timing]") {
+  std::vector<double> cycles;
+  for (unsigned rows : {16u, 32u, 64u, 128u, 256u}) {
+    const auto r = run_program("linear_" + std::to_string(rows), sfu_program("TROWSUM", "FP32", rows, 64), "--quiet");
+    REQUIRE(r.status == 0);
+    cycles.push_back(static_cast<double>(op_cycles(r, "sfu", "TROWSUM")));
+  }
+  // Equal steps in element count give equal steps in cycles (a + b * rows).
+  const double slope = (cycles.back() - cycles.front()) / (256 - 16);
+  const unsigned rows[] = {16, 32, 64, 128, 256};
+  for (std::size_t i = 0; i < cycles.size(); ++i)
+    CHECK(cycles[i] == Approx(cycles.front() + slope * (rows[i] - 16)).epsilon(0.01));
+  CHECK(slope > 0);
+}
+
+TEST_CASE("Doubling the SFU bytes per cycle halves SFU-bound time (within 10%)", "[timing]") {
+  const std::string program = sfu_program("TCOLSUM", "FP32", 256, 64);
+  const auto base = run_program("width_base", program, "--quiet");
+  const auto wide = run_program("width_double", program, "--quiet --set sfu.bytes_per_cycle=256");
+  REQUIRE(base.status == 0);
+  REQUIRE(wide.status == 0);
+  const double t1 = static_cast<double>(op_cycles(base, "sfu", "TCOLSUM"));
+  const double t2 = static_cast<double>(op_cycles(wide, "sfu", "TCOLSUM"));
+  INFO("base " << t1 << " cycles, double width " << t2 << " cycles");
+  CHECK(std::abs(t2 - t1 / 2) <= 0.1 * (t1 / 2));
+}
+
+TEST_CASE("A dependent chain serialises: each bundle waits for its producer", "[timing]") {
+  const auto r = run_program("chain", slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto"), "--quiet");
+  REQUIRE(r.status == 0);
+  const auto& sfu = r.stats["engines"]["sfu"];
+  CHECK(sfu["commands"] == 4);
+  // Every bundle depends on the one before, so the total is at least the sum of the four commands.
+  CHECK(r.stats["simulated_cycles"].get<std::uint64_t>() >= sfu["busy_cycles"].get<std::uint64_t>());
+  CHECK(r.stats["dispatcher"]["dependency_stall_cycles"].get<std::uint64_t>() > 0);
+}
+
+TEST_CASE("Timing parameters never change a functional result", "[timing]") {
+  const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
+  const auto reference = run_program("invariance_default", program, "--hex");
+  REQUIRE(reference.status == 0);
+  const std::string expected = dumps_of(reference.out);
+  REQUIRE(expected.find("M#1") != std::string::npos);
+  const char* configs[] = {
+      "--set sfu.bytes_per_cycle=16 --set sfu.burst_bytes=64",
+      "--set local_memory.ports=1 --set local_memory.bytes_per_cycle=8 --set local_memory.access_latency_cycles=40",
+      "--set clock.period_ps=1000 --set dispatch.issue_queue_depth=1 --set dispatch.reorder_depth=1",
+      "--set sfu.class.expand_expdif.cycles_per_repeat=100 --set sfu.class.row_reduce.startup_cycles=0",
+      "--set interconnect.hop_cycles=17 --set dispatch.decode_cycles=9 --set local_memory.banks=1",
+  };
+  std::uint64_t previous = reference.stats["simulated_cycles"];
+  bool timing_moved = false;
+  for (std::size_t i = 0; i < std::size(configs); ++i) {
+    const auto r = run_program("invariance_" + std::to_string(i), program, std::string("--hex ") + configs[i]);
+    INFO(configs[i] << "\n" << r.err);
+    REQUIRE(r.status == 0);
+    CHECK(dumps_of(r.out) == expected);
+    timing_moved = timing_moved || r.stats["simulated_cycles"] != previous;
+    previous = r.stats["simulated_cycles"];
+  }
+  CHECK(timing_moved);
+}
+
+TEST_CASE("Two runs of the same input give identical statistics and VCD", "[timing]") {
+  const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
+  const auto a = run_program("determinism_a", program, "--quiet --vcd determinism_a.vcd");
+  const auto b = run_program("determinism_b", program, "--quiet --vcd determinism_b.vcd");
+  REQUIRE(a.status == 0);
+  REQUIRE(b.status == 0);
+  CHECK(a.stats == b.stats);
+  auto body = [](const std::string& vcd) { return vcd.substr(vcd.find("$enddefinitions")); };
+  const std::string va = slurp("determinism_a.vcd"), vb = slurp("determinism_b.vcd");
+  REQUIRE(va.size() > 200);
+  CHECK(body(va) == body(vb));
+}
+
+TEST_CASE("Timing-only runs keep the same timing and say that no values were computed", "[timing]") {
+  const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
+  const auto full = run_program("timing_full", program, "--quiet");
+  const auto fast = run_program("timing_only", program, "--timing-only");
+  REQUIRE(full.status == 0);
+  REQUIRE(fast.status == 0);
+  CHECK(fast.out.find("timing only: no values computed") != std::string::npos);
+  CHECK(fast.out.find("M#1  FP32") == std::string::npos);  // nothing to dump
+  CHECK(fast.stats["simulated_cycles"] == full.stats["simulated_cycles"]);
+  CHECK(fast.stats["engines"] == full.stats["engines"]);
+}
+
+TEST_CASE("The trace window limits the VCD to the cycles asked for", "[timing]") {
+  const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
+  const auto whole = run_program("window_whole", program, "--quiet --vcd window_whole.vcd");
+  const auto part = run_program("window_part", program, "--quiet --vcd window_part.vcd --trace-window 100:150");
+  REQUIRE(whole.status == 0);
+  REQUIRE(part.status == 0);
+  const std::string w = slurp("window_whole.vcd"), p = slurp("window_part.vcd");
+  CHECK(p.size() < w.size());
+  CHECK(p.find("#54100") != std::string::npos);  // the window opens at cycle 100 (541 ps cycles)
+  CHECK(p.find("#0\n") == std::string::npos);
+  CHECK(std::system(("vcd2fst window_part.vcd window_part.fst >/dev/null 2>&1")) == 0);
+}
+
+TEST_CASE("The GTKWave save file loads in GTKWave with every traced signal", "[timing][gtkwave]") {
+  const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
+  const auto r = run_program("gtkw", program, "--quiet --fst gtkw.fst");
+  REQUIRE(r.status == 0);
+  ptosim::test::write_file("gtkw_check.tcl",
+                           "set n [gtkwave::getDisplayedSignals]\nputs \"DISPLAYED [llength $n]\"\ngtkwave::/File/Quit\n");
+  const int status = std::system("timeout 120 xvfb-run -a gtkwave -S gtkw_check.tcl gtkw.fst.gtkw >gtkw_check.out 2>&1");
+  const std::string out = slurp("gtkw_check.out");
+  INFO(out);
+  CHECK(status == 0);
+  CHECK(out.find("DISPLAYED 16") != std::string::npos);
+}
