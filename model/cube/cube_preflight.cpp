@@ -617,12 +617,10 @@ class CubePreflight {
     d.desc.layout = m_layout;
     d.desc.location = Location::Matrix;
     d.desc.pe_mask = m_mask;
-    const auto storage = cube_storage_shape(m_layout, a.out_dtype, a.m, a.n);
-    if (!storage)
-      return fault(FaultCode::TileAllocation, "D: a " + shape(a.m, a.n) + " " + data_type_name(a.out_dtype) +
-                                                  " result cannot be held in " + layout_name(m_layout));
-    d.desc.rows = storage->rows;
-    d.desc.cols = storage->cols;
+    // M fits m_layout (checked against A or C, or chosen by M), so the CELL storage shape exists.
+    const CellShape storage = *cube_storage_shape(m_layout, a.out_dtype, a.m, a.n);
+    d.desc.rows = storage.rows;
+    d.desc.cols = storage.cols;
     if (auto problem = descriptor_problem(d.desc))
       return fault(FaultCode::TileAllocation, "D (" + shape(a.m, a.n) + " " + data_type_name(a.out_dtype) + ", " +
                                                   std::to_string(d.desc.capacity_bytes) + " B): " + std::string(*problem));

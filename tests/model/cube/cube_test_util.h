@@ -231,6 +231,29 @@ class Machine {
     CHECK(snapshot(m) == before);
   }
 
+  /// The single bundle of a program text (for tests that then alter fields the front end fixes).
+  static Bundle bundle_of(const std::string& program) {
+    const Assembly a = assemble(program, "cube.s");
+    INFO(program);
+    REQUIRE(a.ok());
+    const ProgramBlocks blocks = build_blocks(a.instructions);
+    REQUIRE_FALSE(blocks.fault);
+    REQUIRE(blocks.bundles.size() == 1);
+    return blocks.bundles[0];
+  }
+
+  /// As reject() for a Bundle built directly.
+  void reject(const Bundle& b, FaultCode code, const std::string& text) {
+    const Snapshot before = snapshot(m);
+    const BundleOutcome o = m.execute(b);
+    REQUIRE(o.kind == BundleOutcome::Kind::Faulted);
+    REQUIRE(o.fault);
+    INFO(o.fault->rule);
+    CHECK(fault_code_name(o.fault->code) == std::string(fault_code_name(code)));
+    CHECK(o.fault->rule.find(text) != std::string::npos);
+    CHECK(snapshot(m) == before);
+  }
+
   /// Element [r, c] of Local register `index` on PE `pe` (nullopt = undefined).
   std::optional<std::uint64_t> at(unsigned index, std::uint32_t r, std::uint32_t c, int pe = 0) const {
     const TileDescriptor& d = m.state().local(index).desc;
@@ -341,10 +364,12 @@ inline std::string setup(Machine& mc, const FormSpec& f) {
                        : f.prequant == 25 || f.prequant == 28 ? DataType::HiF8
                        : f.prequant == 26 || f.prequant == 37 ? DataType::E4M3
                        : f.prequant == 27 || f.prequant == 38 ? DataType::FP32 : DataType::BF16;
-  const auto d_shape = cube_storage_shape(m_layout, out, f.m, f.n);
-  REQUIRE(d_shape);
-  const std::uint32_t d_code =
-      f.d_size_code != 0 ? f.d_size_code : size_code_for((std::uint64_t{d_shape->rows} * d_shape->cols * element_bits(out) + 7) / 8);
+  std::uint32_t d_code = f.d_size_code;
+  if (d_code == 0) {
+    const auto d_shape = cube_storage_shape(m_layout, out, f.m, f.n);
+    REQUIRE(d_shape);
+    d_code = size_code_for((std::uint64_t{d_shape->rows} * d_shape->cols * element_bits(out) + 7) / 8);
+  }
   std::vector<std::string> sources, shared;
   auto shared_tile = [&](unsigned id, DataType t, std::uint32_t rows, std::uint32_t cols, bool transpose, const ElementFn& fn) {
     const std::uint32_t sr = transpose ? cols : rows, sc = transpose ? rows : cols;
