@@ -2,8 +2,6 @@
 // Schoolbook arbitrary-precision unsigned arithmetic (sizes here stay below a few thousand bits).
 #include "model/numeric/big_uint.h"
 
-#include <algorithm>
-
 namespace ptosim::model::numeric {
 
 BigUint::BigUint(std::uint64_t v) {
@@ -32,11 +30,10 @@ std::uint64_t BigUint::low64() const {
 u128 BigUint::top_bits(int n, bool& sticky, int& shift) const {
   const int len = bit_length();
   shift = len > n ? len - n : 0;
+  BigUint top = *this;
+  top >>= shift;
   u128 v = 0;
-  for (int i = len - 1; i >= shift; --i) {
-    const bool bit = ((m_limbs[static_cast<std::size_t>(i / 32)] >> (i % 32)) & 1) != 0;
-    v = (v << 1) | (bit ? 1 : 0);
-  }
+  for (std::size_t i = top.m_limbs.size(); i-- > 0;) v = (v << 32) | top.m_limbs[i];
   for (int i = 0; i < shift / 32 && !sticky; ++i) sticky = m_limbs[static_cast<std::size_t>(i)] != 0;
   if (!sticky && shift % 32 != 0)
     sticky = (m_limbs[static_cast<std::size_t>(shift / 32)] & ((std::uint32_t{1} << (shift % 32)) - 1)) != 0;
@@ -126,6 +123,17 @@ std::uint32_t BigUint::div_small(std::uint32_t d) {
   return static_cast<std::uint32_t>(rem);
 }
 
+std::uint64_t BigUint::div_u64(std::uint64_t d) {
+  u128 rem = 0;
+  for (std::size_t i = m_limbs.size(); i-- > 0;) {
+    const u128 cur = (rem << 32) | m_limbs[i];  // < d * 2^32
+    m_limbs[i] = static_cast<std::uint32_t>(cur / d);
+    rem = cur % d;
+  }
+  trim();
+  return static_cast<std::uint64_t>(rem);
+}
+
 BigUint operator*(const BigUint& a, const BigUint& b) {
   BigUint r;
   if (a.is_zero() || b.is_zero()) return r;
@@ -152,31 +160,67 @@ int compare(const BigUint& a, const BigUint& b) {
 }
 
 u128 BigUint::divide(const BigUint& a, const BigUint& b, bool& inexact) {
-  // Restoring division over the quotient bits only: the dividend's top bits are brought in one
-  // at a time once the partial remainder can exceed b.
-  const int la = a.bit_length();
-  const int lb = b.bit_length();
-  if (la < lb) {
+  if (compare(a, b) < 0) {
     inexact = inexact || !a.is_zero();
     return 0;
   }
-  BigUint rem = a;
-  rem >>= la - lb + 1;
-  u128 q = 0;
-  for (int i = la - lb; i >= 0; --i) {
-    rem <<= 1;
-    if (((a.m_limbs[static_cast<std::size_t>(i / 32)] >> (i % 32)) & 1) != 0) {
-      if (rem.m_limbs.empty()) rem.m_limbs.push_back(0);
-      rem.m_limbs[0] |= 1;
+  BigUint q = a;
+  if (b.m_limbs.size() == 1) {
+    inexact = q.div_small(b.m_limbs[0]) != 0 || inexact;
+  } else {
+    // Knuth's algorithm D in base 2^32 with a normalized divisor.
+    const int s = 32 - numeric::bit_length(std::uint64_t{b.m_limbs.back()});
+    BigUint u = a;
+    BigUint v = b;
+    u <<= s;
+    v <<= s;
+    const std::size_t n = v.m_limbs.size();
+    u.m_limbs.resize(a.m_limbs.size() + 1, 0);  // the shift adds at most this limb
+    const std::size_t m = u.m_limbs.size() - n - 1;
+    std::vector<std::uint32_t> quotient(m + 1, 0);
+    const std::uint64_t base = std::uint64_t{1} << 32;
+    const std::uint64_t vtop = v.m_limbs[n - 1];
+    const std::uint64_t vnext = v.m_limbs[n - 2];
+    for (std::size_t j = m + 1; j-- > 0;) {
+      const std::uint64_t num = (std::uint64_t{u.m_limbs[j + n]} << 32) | u.m_limbs[j + n - 1];
+      std::uint64_t qhat = num / vtop;
+      std::uint64_t rhat = num % vtop;
+      while (qhat >= base || qhat * vnext > ((rhat << 32) | u.m_limbs[j + n - 2])) {
+        --qhat;
+        rhat += vtop;
+        if (rhat >= base) break;
+      }
+      std::int64_t borrow = 0;
+      std::uint64_t carry = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t p = qhat * v.m_limbs[i] + carry;
+        carry = p >> 32;
+        const std::int64_t t = std::int64_t{u.m_limbs[i + j]} - borrow - static_cast<std::int64_t>(p & 0xFFFFFFFF);
+        u.m_limbs[i + j] = static_cast<std::uint32_t>(t);
+        borrow = t < 0 ? 1 : 0;
+      }
+      const std::int64_t t = std::int64_t{u.m_limbs[j + n]} - borrow - static_cast<std::int64_t>(carry);
+      u.m_limbs[j + n] = static_cast<std::uint32_t>(t);
+      if (t < 0) {  // qhat was one too large: add the divisor back
+        --qhat;
+        std::uint64_t c = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          c += std::uint64_t{u.m_limbs[i + j]} + v.m_limbs[i];
+          u.m_limbs[i + j] = static_cast<std::uint32_t>(c);
+          c >>= 32;
+        }
+        u.m_limbs[j + n] = static_cast<std::uint32_t>(u.m_limbs[j + n] + c);
+      }
+      quotient[j] = static_cast<std::uint32_t>(qhat);
     }
-    q <<= 1;
-    if (compare(rem, b) >= 0) {
-      rem -= b;
-      q |= 1;
-    }
+    u.trim();
+    inexact = inexact || !u.is_zero();
+    q.m_limbs = std::move(quotient);
+    q.trim();
   }
-  inexact = inexact || !rem.is_zero();
-  return q;
+  u128 r = 0;
+  for (std::size_t i = q.m_limbs.size(); i-- > 0;) r = (r << 32) | q.m_limbs[i];
+  return r;
 }
 
 BigUint BigUint::pow10(unsigned n) {

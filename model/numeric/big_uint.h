@@ -23,6 +23,8 @@ class BigUint {
   u128 top_bits(int n, bool& sticky, int& shift) const;
   /// The low 64 bits.
   std::uint64_t low64() const;
+  /// Whether the value fits in 64 bits.
+  bool fits_u64() const { return m_limbs.size() <= 2; }
 
   BigUint& operator+=(const BigUint& o);
   /// Requires *this >= o.
@@ -33,6 +35,8 @@ class BigUint {
   BigUint& mul_small(std::uint32_t m);
   /// Divides in place by d != 0 and returns the remainder.
   std::uint32_t div_small(std::uint32_t d);
+  /// Divides in place by d != 0 and returns the remainder.
+  std::uint64_t div_u64(std::uint64_t d);
   friend BigUint operator*(const BigUint& a, const BigUint& b);
   friend int compare(const BigUint& a, const BigUint& b);
   friend bool operator<(const BigUint& a, const BigUint& b) { return compare(a, b) < 0; }

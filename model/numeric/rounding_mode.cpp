@@ -30,6 +30,18 @@ std::optional<RoundingMode> rounding_mode_from_bdatr(unsigned rmode) {
   }
 }
 
+RoundingMode resolve_bdatr_rounding(unsigned rmode, bool float_to_integer) {
+  const std::optional<RoundingMode> rm = rounding_mode_from_bdatr(rmode);
+  if (rm) return *rm;
+  return float_to_integer ? RoundingMode::RTZ : RoundingMode::RNE;
+}
+
+std::optional<unsigned> bdatr_rmode_from_public_cast(unsigned raw) {
+  constexpr unsigned kMap[] = {0, 1, 5, 3, 4, 2, 6};
+  if (raw >= 7) return std::nullopt;
+  return kMap[raw];
+}
+
 RoundingMode rounding_mode_from_core_state(unsigned frm) {
   switch (frm & 7) {
     case 1: return RoundingMode::RTM;

@@ -11,6 +11,7 @@
 #include "model/numeric/float_format.h"
 #include "model/numeric/rounding.h"
 #include "model/numeric/typed_ops.h"
+#include "model/numeric/wide_int.h"
 
 namespace ptosim::model::numeric {
 
@@ -165,6 +166,11 @@ std::uint64_t pad_min(DataType t) {
     case DataType::S32: return 0x80000000;
     case DataType::S16: return 0x8000;
     case DataType::S8: return 0x80;
+    case DataType::U64:
+    case DataType::U32:
+    case DataType::U16:
+    case DataType::U8:
+    case DataType::U4X2: return 0;
     // S64 and every type without a row: the ASL's 0x8000000000000000 word, truncated to the width.
     default: return std::uint64_t{0x8000000000000000} & element_mask(t);
   }
@@ -190,6 +196,43 @@ bool is_valid_encoding(DataType t, std::uint64_t bits) {
     case DataType::E2M3: return (bits & 0xC0) == 0;
     default: return true;
   }
+}
+
+bool compare(DataType t, std::uint64_t a, std::uint64_t b, CompareMode mode, NumericFlags& flags) {
+  const Decoded x = decode(t, a);
+  const Decoded y = decode(t, b);
+  if (x.is_nan() || y.is_nan()) {
+    if (x.cls == ValueClass::SignalingNaN || y.cls == ValueClass::SignalingNaN) flags |= kFlagNV;
+    return mode == CompareMode::NE;
+  }
+  int c = 0;
+  if (float_format(t) != nullptr) {  // every floating value is exact in binary64
+    const double vx = to_double(t, a);
+    const double vy = to_double(t, b);
+    c = vx < vy ? -1 : vx > vy ? 1 : 0;
+  } else if (x.negative != y.negative) {  // integers: sign, then magnitude
+    c = x.negative ? -1 : 1;
+  } else if (x.significand != y.significand) {
+    c = (x.significand < y.significand) != x.negative ? -1 : 1;
+  }
+  switch (mode) {
+    case CompareMode::EQ: return c == 0;
+    case CompareMode::NE: return c != 0;
+    case CompareMode::LT: return c < 0;
+    case CompareMode::GT: return c > 0;
+    case CompareMode::LE: return c <= 0;
+    case CompareMode::GE: return c >= 0;
+  }
+  return false;
+}
+
+bool is_subnormal(DataType t, std::uint64_t bits) {
+  const FloatFormat* f = float_format(t);
+  if (f == nullptr || f->kind == FormatKind::E8M0) return false;
+  const Decoded d = decode(t, bits);
+  if (d.cls != ValueClass::Finite) return false;
+  if (f->kind == FormatKind::HiF8) return (bits & 0x7F) <= 7;
+  return ((bits & f->payload) >> (f->frac_shift + f->frac_bits) & low_mask(f->exp_bits)) == 0;
 }
 
 bool is_nan(DataType t, std::uint64_t bits) { return float_format(t) != nullptr && decode(t, bits).is_nan(); }

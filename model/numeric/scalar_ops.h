@@ -62,10 +62,18 @@ std::uint64_t pad_min(DataType t);
 std::uint64_t max_finite(DataType t);
 std::uint64_t lowest_finite(DataType t);
 
+/// B.DATR comparison modes (hardware-conformance-profile.json b_datr.comparison_modes).
+enum class CompareMode : std::uint8_t { EQ, NE, LT, GT, LE, GE };
+/// IEEE comparison: a NaN operand makes only NE true; +0 == -0; a signaling NaN raises NV.
+/// Integers compare as signed or unsigned by type.
+bool compare(DataType t, std::uint64_t a, std::uint64_t b, CompareMode mode, NumericFlags& flags);
+
 /// False for TF32/HF32 with nonzero discarded fraction bits and E3M2/E2M3 with bits 7:6 set.
 bool is_valid_encoding(DataType t, std::uint64_t bits);
 bool is_nan(DataType t, std::uint64_t bits);
 bool is_signaling_nan(DataType t, std::uint64_t bits);
+/// A nonzero value of a format's subnormal (HiF8: denormal) encodings.
+bool is_subnormal(DataType t, std::uint64_t bits);
 
 /// Shortest decimal that parses back to the same encoding ("1.5", "-0", "inf", "nan"); integers
 /// in decimal.

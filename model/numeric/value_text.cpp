@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Text form of element values: exact decimal parsing and shortest round-trip formatting.
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "model/numeric/big_uint.h"
@@ -56,8 +60,15 @@ Binary to_binary(const BigUint& digits, int exp10) {
   const int k = num.bit_length() - den.bit_length() - 126;
   if (k < 0) num <<= -k;
   else den <<= k;
-  r.sig = BigUint::divide(num, den, r.sticky);
   r.exp2 = k;
+  if (den.fits_u64()) {  // the common short case: one pass of limb division
+    r.sticky = num.div_u64(den.low64()) != 0;
+    int shift = 0;
+    r.sig = num.top_bits(127, r.sticky, shift);
+    r.exp2 += shift;
+    return r;
+  }
+  r.sig = BigUint::divide(num, den, r.sticky);
   return r;
 }
 
@@ -158,15 +169,60 @@ std::string format_value(DataType t, std::uint64_t bits) {
     case ValueClass::Zero: return d.negative ? "-0" : "0";
     case ValueClass::Finite: break;
   }
+  // Shortest digit string that parses back: std::to_chars for the native binary32/binary64;
+  // otherwise for each length the nearest decimal (glibc prints exactly rounded digits) and its
+  // two neighbours, since the rounding interval is lopsided at powers of two.
   NumericFlags flags = 0;
   const std::uint64_t canonical = convert(t, bits, t, RoundingMode::RNE, false, flags);
   const double v = to_double(t, bits);
-  char buf[40];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (parse_value(t, buf) == canonical) break;
+  std::string digits;
+  int exp10 = 0;
+  auto split = [&](const char* sci) {  // d.ddde+-x -> digits, exponent
+    digits.clear();
+    const char* e = std::strchr(sci, 'e');
+    for (const char* c = sci; c != e; ++c)
+      if (std::isdigit(static_cast<unsigned char>(*c))) digits += *c;
+    exp10 = std::atoi(e + 1);
+  };
+  char buf[48];
+  if (t == DataType::FP64 || t == DataType::FP32) {
+    const auto res = t == DataType::FP64 ? std::to_chars(buf, buf + sizeof buf - 1, v, std::chars_format::scientific)
+                                         : std::to_chars(buf, buf + sizeof buf - 1, static_cast<float>(v),
+                                                         std::chars_format::scientific);
+    *res.ptr = 0;
+    split(buf);
+  } else {
+    for (int precision = 0; precision < 17 && digits.empty(); ++precision) {
+      std::snprintf(buf, sizeof buf, "%.*e", precision, std::fabs(v));
+      split(buf);
+      const std::uint64_t nearest = std::stoull(digits);
+      const int nearest_exp = exp10;
+      digits.clear();
+      for (const std::uint64_t m : {nearest, nearest + 1, nearest - 1}) {
+        std::string cand = std::to_string(m);
+        int e = nearest_exp + static_cast<int>(cand.size()) - (precision + 1);  // 999 + 1 carries
+        if (m == 0) continue;
+        std::snprintf(buf, sizeof buf, "%s%se%d", v < 0 ? "-" : "", cand.c_str(), e - static_cast<int>(cand.size()) + 1);
+        if (parse_value(t, buf) == canonical) {
+          digits = cand;
+          exp10 = e;
+          break;
+        }
+      }
+    }
   }
-  return buf;
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const std::string sign = v < 0 ? "-" : "";
+  if (exp10 < -7 || exp10 > 20) {
+    std::string mantissa = digits.substr(0, 1);
+    if (digits.size() > 1) mantissa += "." + digits.substr(1);
+    return sign + mantissa + (exp10 < 0 ? "e-" : "e+") + std::to_string(exp10 < 0 ? -exp10 : exp10);
+  }
+  const int point = exp10 + 1;  // digits before the decimal point
+  if (point <= 0) return sign + "0." + std::string(static_cast<std::size_t>(-point), '0') + digits;
+  if (static_cast<std::size_t>(point) >= digits.size())
+    return sign + digits + std::string(static_cast<std::size_t>(point) - digits.size(), '0');
+  return sign + digits.substr(0, static_cast<std::size_t>(point)) + "." + digits.substr(static_cast<std::size_t>(point));
 }
 
 }  // namespace ptosim::model::numeric

@@ -252,7 +252,8 @@ double directed(const BinarySpec& s, mpfr_srcptr absx, mpfr_rnd_t rnd) {
   const mpfr_exp_t old_emin = mpfr_get_emin();
   Mp r(s.frac_bits + 1);
   mpfr_set_emin(s.emin() - s.frac_bits + 1);
-  const int t = mpfr_set(r.v, absx, rnd);
+  int t = mpfr_set(r.v, absx, rnd);
+  t = mpfr_check_range(r.v, t, rnd);  // absx may lie below the emulated range
   mpfr_subnormalize(r.v, t, rnd);
   mpfr_set_emin(old_emin);
   return mpfr_get_d(r.v, MPFR_RNDN);
@@ -270,6 +271,8 @@ const BinarySpec* binary_spec(DataType t) {
     if (s.type == t) return &s;
   return nullptr;
 }
+
+std::uint64_t ref_infinity(DataType t, bool negative) { return inf_code(t, negative); }
 
 RefValue ref_decode(DataType t, std::uint64_t bits) {
   if (t == D::HiF8) return decode_hif8(bits & 0xFF);
@@ -568,6 +571,27 @@ Rng::Rng(std::uint64_t seed) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
     s = z ^ (z >> 31);
   }
+}
+
+RefResult mpfr_fused(DataType dst, std::uint64_t c, DataType ta, std::uint64_t a, DataType tb, std::uint64_t b,
+                     int scale_exp) {
+  const RefValue x = ref_decode(ta, a);
+  const RefValue y = ref_decode(tb, b);
+  const RefValue z = ref_decode(dst, c);
+  const BinarySpec& s = *binary_spec(dst);
+  if (is_nan(x) || is_nan(y) || is_nan(z)) {
+    const bool signaling = x.kind == Kind::SNaN || y.kind == Kind::SNaN || z.kind == Kind::SNaN;
+    return {s.canonical_nan, signaling ? model::kFlagNV : NumericFlags{0}};
+  }
+  Mp mx(64);
+  Mp my(64);
+  Mp mz(64);
+  mpfr_set_d(mx.v, x.value, MPFR_RNDN);
+  mpfr_mul_2si(mx.v, mx.v, scale_exp, MPFR_RNDN);  // exact: MPFR's exponent range is far wider
+  mpfr_set_d(my.v, y.value, MPFR_RNDN);
+  mpfr_set_d(mz.v, z.value, MPFR_RNDN);
+  const bool operand_inf = x.kind == Kind::Inf || y.kind == Kind::Inf || z.kind == Kind::Inf;
+  return mpfr_emulated(dst, operand_inf, [&](mpfr_ptr r) { return mpfr_fma(r, mx.v, my.v, mz.v, MPFR_RNDN); });
 }
 
 EdgeGenerator::EdgeGenerator(DataType t, std::uint64_t seed) : m_spec(*binary_spec(t)), m_rng(seed) {

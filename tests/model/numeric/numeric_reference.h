@@ -51,6 +51,8 @@ struct RefValue {
 RefValue ref_decode(DataType t, std::uint64_t bits);
 /// The encoding of a representable finite value (or +-0) of floating type t.
 std::uint64_t ref_encode(DataType t, double v);
+/// The infinity of a type that has one (HiF8 0x6F/0xEF, binary: exponent all ones, fraction 0).
+std::uint64_t ref_infinity(DataType t, bool negative);
 
 struct RefResult {
   std::uint64_t bits;
@@ -84,6 +86,9 @@ RefResult ref_exp(DataType t, std::uint64_t a);
 RefResult mpfr_binary(DataType t, BinOp op, std::uint64_t a, std::uint64_t b);
 /// e^a the same way (RNE).
 RefResult mpfr_exp(DataType t, std::uint64_t a);
+/// c + (a * b) * 2^scale_exp with one RNE rounding to `dst` (mpfr_fma); a, b of any floating types.
+RefResult mpfr_fused(DataType dst, std::uint64_t c, DataType ta, std::uint64_t a, DataType tb, std::uint64_t b,
+                     int scale_exp);
 
 /// RAII MPFR variable.
 struct Mp {
