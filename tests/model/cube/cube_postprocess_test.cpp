@@ -7,6 +7,7 @@
 #include <random>
 
 #include "model/cube/cube_postprocess.h"
+#include "tests/model/cube/cube_random_util.h"
 #include "tests/model/cube/cube_reference.h"
 #include "tests/model/cube/cube_test_util.h"
 
@@ -18,20 +19,6 @@ using numeric::RoundingMode;
 
 const std::vector<unsigned> kModes = {0,  1,  2,  3,  4,  5,  12, 13, 16, 17, 18, 19, 20, 23,
                                       24, 25, 26, 27, 28, 32, 33, 34, 35, 36, 37, 38, 39};
-
-/// FP19 encoding of the positive normal value (mantissa / 1024) * 2^exponent, mantissa in [1024, 2047].
-std::uint64_t fp19(std::uint64_t mantissa, int exponent) {
-  return (static_cast<std::uint64_t>(exponent + 127) << 10) | (mantissa - 1024);
-}
-
-/// A legal QuantParam word of `mode` with an FP19 scale and a signed offset (when the mode has one).
-std::uint64_t quant_word(unsigned mode, std::uint64_t scale_fp19, std::int64_t offset) {
-  if (cube::mode_is_shift(mode)) return (static_cast<std::uint64_t>(offset) & 0xF) << 32;
-  std::uint64_t w = scale_fp19 << 13;
-  const unsigned width = cube::mode_offset_width(mode);
-  if (width != 0) w |= (static_cast<std::uint64_t>(offset) & ((std::uint64_t{1} << width) - 1)) << 37;
-  return w;
-}
 
 TEST_CASE("CUBE PreQuantMode table", "[cube]") {
   for (unsigned m = 0; m < 64; ++m) {
@@ -183,7 +170,6 @@ TEST_CASE("CUBE post-processing special cases", "[cube]") {
 
 // ---------------------------------------------------------------------------------------------
 
-using Rng = std::mt19937_64;
 
 /// A raw accumulator of the mode's source class, biased toward boundaries and exact ties.
 std::uint64_t random_value(DataType acc, Rng& rng) {
@@ -208,25 +194,6 @@ std::uint64_t random_value(DataType acc, Rng& rng) {
     case 2: return (r >> 8) & 1 ? 0x80000000U : 0x7FFFFFFFU;
     default: return static_cast<std::uint32_t>(static_cast<std::int32_t>((r >> 8) % 200000) - 100000);
   }
-}
-
-/// A legal FP19 scale: simple powers and halves (exact ties), or anything positive normal.
-std::uint64_t random_fp19(Rng& rng) {
-  const std::uint64_t r = rng();
-  switch (r % 4) {
-    case 0: return fp19(1024, static_cast<int>((r >> 8) % 9) - 4);
-    case 1: return fp19(1536, static_cast<int>((r >> 8) % 9) - 4);
-    case 2: return fp19(1024 + (r >> 8) % 1024, static_cast<int>((r >> 20) % 40) - 20);
-    default: return fp19(1024 + (r >> 8) % 1024, static_cast<int>((r >> 20) % 254) - 126);
-  }
-}
-
-std::uint64_t random_quant(unsigned mode, Rng& rng) {
-  if (cube::mode_is_shift(mode)) return quant_word(mode, 0, static_cast<std::int64_t>(rng() % 16));
-  const unsigned width = cube::mode_offset_width(mode);
-  const std::int64_t offset =
-      width == 0 ? 0 : static_cast<std::int64_t>(rng() % (std::uint64_t{1} << width)) - (std::int64_t{1} << (width - 1));
-  return quant_word(mode, random_fp19(rng), offset);
 }
 
 TEST_CASE("CUBE post-processing equals the ASL transliteration on random accumulators", "[cube]") {

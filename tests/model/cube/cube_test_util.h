@@ -411,8 +411,9 @@ inline std::string setup(Machine& mc, const FormSpec& f) {
   for (const auto& d : f.extra_dests) dests.push_back(d);
 
   std::string text = std::string("BSTART.") + operation_mnemonic(f.op) + " " + data_type_name(f.a) + "\n";
-  std::string datr = f.b != f.a ? std::string("dtype=") + data_type_name(f.b) : "";
-  if (!f.datr_fields.empty()) datr += (datr.empty() ? "" : ", ") + f.datr_fields;
+  // A present B.DATR always names the B type: an unnamed DataType field would encode FP64.
+  std::string datr = f.b != f.a || !f.datr_fields.empty() ? std::string("dtype=") + data_type_name(f.b) : "";
+  if (!f.datr_fields.empty()) datr += ", " + f.datr_fields;
   if (!datr.empty()) text += "B.DATR " + datr + "\n";
   std::string fpatr = f.prequant != 0 ? "prequantmode=" + std::to_string(f.prequant) : "";
   if (f.trans_a) fpatr += std::string(fpatr.empty() ? "" : ", ") + "transa=1";
