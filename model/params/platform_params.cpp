@@ -25,7 +25,7 @@ SfuParams::SfuParams() {
   // Calibration to the A2/A3 cost-model figures of docs/timing-model.md (64-row tiles, one
   // 256-byte repeat per row): startup + per-repeat cost.
   auto set = [this](SfuOpClass c, double startup, double per_repeat, bool per_lane) {
-    classes[static_cast<int>(c)] = SfuClassParams{startup, per_repeat, per_lane};
+    classes[static_cast<int>(c)] = SfuClassParams{startup, per_repeat, per_lane, 0, 0, 0};
   };
   set(SfuOpClass::RowReduce, 12, 7.5, false);      // TROWSUM FP32 64x64: 492
   set(SfuOpClass::RowMinMax, 12, 7.3, false);      // TROWMAX FP32 64x64: 480
@@ -85,12 +85,17 @@ std::vector<ParamInfo> param_table(PlatformParams& p) {
   integer("sfu.burst_bytes", "bytes", "SFU memory request size", 1, 65536, &p.sfu.burst_bytes);
   for (int c = 0; c < kSfuOpClassCount; ++c) {
     const std::string base = std::string("sfu.class.") + kClassNames[c] + ".";
-    real(base + "startup_cycles", "cycles", "startup paid when the SFU starts this class from idle", 0, 1e6,
-         &p.sfu.classes[c].startup_cycles);
+    real(base + "startup_cycles", "cycles", "startup paid when the SFU starts this class from idle (may be negative)",
+         -1e6, 1e6, &p.sfu.classes[c].startup_cycles);
     real(base + "cycles_per_repeat", "cycles", "cost of one repeat at 128 bytes/cycle (32-bit lanes if per_lane)", 0,
          1e6, &p.sfu.classes[c].cycles_per_repeat);
     boolean(base + "per_lane", "per-repeat cost scales with lanes per repeat (32 / element bits)",
             &p.sfu.classes[c].per_lane);
+    real(base + "cycles_per_row", "cycles", "cost per row of the work tile", 0, 1e6, &p.sfu.classes[c].cycles_per_row);
+    real(base + "cycles_per_log2_row", "cycles", "cost per log2(rows) of the work tile", 0, 1e6,
+         &p.sfu.classes[c].cycles_per_log2_row);
+    real(base + "cycles_per_column_block", "cycles", "cost per 64 columns of the work tile", 0, 1e6,
+         &p.sfu.classes[c].cycles_per_column_block);
   }
   integer("cube.fill_cycles", "cycles", "pipeline fill/drain per CUBE command", 0, 1e6, &p.cube.fill_cycles);
   integer("cube.k_tile_bytes", "bytes", "K bytes per fractal step (kt = this / element bytes)", 1, 4096,

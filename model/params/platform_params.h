@@ -24,10 +24,15 @@ enum class SfuOpClass : std::uint8_t {
 constexpr int kSfuOpClassCount = 9;
 const char* sfu_op_class_name(SfuOpClass c);
 
+/// compute = startup (from idle) + per_repeat x repeats + per_row x rows + per_log2_row x log2(rows)
+///           + per_column_block x ceil(cols / 64); docs/timing-model.md section 3.
 struct SfuClassParams {
   double startup_cycles = 0;     ///< paid when a command starts on an idle SFU (not when streaming back to back)
   double cycles_per_repeat = 0;  ///< per repeat at the reference width (sfu.bytes_per_cycle = 128), 32-bit lanes
   bool per_lane = false;         ///< cost grows with lanes per repeat (x 32 / element bits): EXP, DIV
+  double cycles_per_row = 0;          ///< per row of the work tile
+  double cycles_per_log2_row = 0;     ///< per log2(rows): tree-shaped reductions
+  double cycles_per_column_block = 0; ///< per 64 columns of the work tile
 };
 
 struct ClockParams {

@@ -25,11 +25,20 @@ SfuOpClass sfu_op_class(Operation op) {
   }
 }
 
-std::uint64_t sfu_repeats(const ExecPlan& plan, const SfuParams& p) {
+namespace {
+
+// The tile whose valid region sets the work: the source of a reduction, else the destination.
+const TileDescriptor& work_tile(const ExecPlan& plan) {
   const SfuOpClass c = sfu_op_class(plan.op);
   const bool by_source = c == SfuOpClass::RowReduce || c == SfuOpClass::RowMinMax || c == SfuOpClass::ColReduce ||
                          c == SfuOpClass::ColMinMax;
-  const TileDescriptor& d = by_source && !plan.sources.empty() ? plan.sources[0].desc : plan.dests[0].desc;
+  return by_source && !plan.sources.empty() ? plan.sources[0].desc : plan.dests[0].desc;
+}
+
+}  // namespace
+
+std::uint64_t sfu_repeats(const ExecPlan& plan, const SfuParams& p) {
+  const TileDescriptor& d = work_tile(plan);
   const std::uint64_t row_bytes = (std::uint64_t{d.valid_cols} * element_bits(d.dtype) + 7) / 8;
   const std::uint64_t per_row = (row_bytes + p.repeat_bytes - 1) / p.repeat_bytes;
   return std::uint64_t{d.valid_rows} * per_row;
@@ -37,10 +46,14 @@ std::uint64_t sfu_repeats(const ExecPlan& plan, const SfuParams& p) {
 
 Cycles sfu_compute_cycles(const ExecPlan& plan, const SfuParams& p, bool from_idle) {
   const SfuClassParams& c = p.of(sfu_op_class(plan.op));
+  const TileDescriptor& d = work_tile(plan);
   double per_repeat = c.cycles_per_repeat * 128.0 / static_cast<double>(p.bytes_per_cycle);
   if (c.per_lane) per_repeat *= 32.0 / element_bits(plan.dtype);
-  const double cycles = (from_idle ? c.startup_cycles : 0.0) + per_repeat * static_cast<double>(sfu_repeats(plan, p));
-  return Cycles(static_cast<std::uint64_t>(std::ceil(cycles)));
+  const double rows = d.valid_rows;
+  const double cycles = (from_idle ? c.startup_cycles : 0.0) + per_repeat * static_cast<double>(sfu_repeats(plan, p)) +
+                        c.cycles_per_row * rows + c.cycles_per_log2_row * std::log2(rows) +
+                        c.cycles_per_column_block * std::ceil(d.valid_cols / 64.0);
+  return Cycles(cycles <= 0 ? 0 : static_cast<std::uint64_t>(std::ceil(cycles)));
 }
 
 }  // namespace ptosim::model

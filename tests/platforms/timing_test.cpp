@@ -199,3 +199,22 @@ TEST_CASE("The GTKWave save file loads in GTKWave with every traced signal", "[t
   CHECK(status == 0);
   CHECK(out.find("DISPLAYED 16") != std::string::npos);
 }
+
+TEST_CASE("The SFU law's parameters also express the other published fits", "[timing]") {
+  // Third-party fits from timing-anchors.md: TROWSUM 45*(cols/64) + 6, TCOLSUM 16*(rows-1) + 30*log2(rows).
+  const std::string row = "--quiet --set sfu.class.row_reduce.startup_cycles=6 --set sfu.class.row_reduce.cycles_per_repeat=0"
+                          " --set sfu.class.row_reduce.cycles_per_column_block=45";
+  const auto r = run_program("fit_rowsum", sfu_program("TROWSUM", "FP32", 32, 128), row);
+  REQUIRE(r.status == 0);
+  CHECK(op_cycles(r, "sfu", "TROWSUM") == 45 * 2 + 6);
+  const std::string col = "--quiet --set sfu.class.col_reduce.startup_cycles=-16 --set sfu.class.col_reduce.cycles_per_repeat=0"
+                          " --set sfu.class.col_reduce.cycles_per_row=16 --set sfu.class.col_reduce.cycles_per_log2_row=30";
+  const auto c = run_program("fit_colsum", sfu_program("TCOLSUM", "FP32", 64, 64), col);
+  REQUIRE(c.status == 0);
+  CHECK(op_cycles(c, "sfu", "TCOLSUM") == 16 * 63 + 30 * 6);
+  // The other Huawei model: latency + 2 * repeats - 1 (row-sum latency 20).
+  const auto h = run_program("fit_latency", sfu_program("TROWSUM", "FP32", 64, 64),
+                             "--quiet --set sfu.class.row_reduce.startup_cycles=19 --set sfu.class.row_reduce.cycles_per_repeat=2");
+  REQUIRE(h.status == 0);
+  CHECK(op_cycles(h, "sfu", "TROWSUM") == 20 + 2 * 64 - 1);
+}
