@@ -38,7 +38,7 @@ int config_command(const Args& args) {
     return 0;
   }
   for (const model::ParamInfo& p : model::param_table(config.params))
-    std::cout << std::left << std::setw(44) << p.key << std::setw(10) << p.get() << std::setw(12) << p.unit
+    std::cout << std::left << std::setw(48) << p.key << " " << std::setw(10) << p.get() << " " << std::setw(12) << p.unit
               << p.description << "\n";
   return 0;
 }

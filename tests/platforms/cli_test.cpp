@@ -212,3 +212,27 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     CHECK(run("frobnicate").status == 2);
   }
 }
+
+TEST_CASE("ptosim run with the shipped A5-like configuration gives the same values", "[cli]") {
+  const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+  const Outcome a = run("run " + prog + " --hex");
+  const Outcome b = run("run " + prog + " --hex --config " + PTOSIM_SOURCE_DIR + "/platforms/configs/a5-like.json");
+  REQUIRE(a.status == 0);
+  REQUIRE(b.status == 0);
+  CHECK(dumped_row_encodings(a.out, "U#1") == dumped_row_encodings(b.out, "U#1"));
+  CHECK(b.out.find("1.65 GHz") != std::string::npos);
+}
+
+TEST_CASE("ptosim config prints the effective configuration and rejects bad keys", "[cli]") {
+  const Outcome r = run("config --set sfu.bytes_per_cycle=64");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["sfu"]["bytes_per_cycle"] == 64);
+  CHECK(j["clock"]["period_ps"] == 541);
+  const Outcome bad = run("config --set sfu.nope=1");
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("unknown key 'sfu.nope'") != std::string::npos);
+  const Outcome run_bad = run(std::string("run ") + PTOSIM_SOURCE_DIR + "/examples/rowsum.pto --set local_memory.ports=0");
+  CHECK(run_bad.status == 2);
+  CHECK(run_bad.err.find("local_memory.ports") != std::string::npos);
+}

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <sstream>
 
 #include "platforms/config/config_loader.h"
 
@@ -63,4 +64,25 @@ TEST_CASE("Unknown keys, wrong types and out-of-range values are errors naming t
   CHECK(has_error(missing.errors, "cannot open"));
   const auto malformed = load_config("", {"sfu.bytes_per_cycle"});
   CHECK(has_error(malformed.errors, "expected key=value"));
+}
+
+TEST_CASE("Every shipped configuration loads; default.json is the embedded default", "[config]") {
+  const std::string dir = std::string(PTOSIM_SOURCE_DIR) + "/platforms/configs/";
+  const auto def = load_config(dir + "default.json", {});
+  REQUIRE(def.errors.empty());
+  CHECK(config_to_json(def.params) == config_to_json(load_config("", {}).params));
+  const auto a5 = load_config(dir + "a5-like.json", {});
+  REQUIRE(a5.errors.empty());
+  CHECK(a5.params.clock.period_ps == 606);
+}
+
+TEST_CASE("docs/config.md documents every configuration key", "[config]") {
+  std::ifstream in(std::string(PTOSIM_SOURCE_DIR) + "/docs/config.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  ptosim::model::PlatformParams p;
+  for (const auto& info : ptosim::model::param_table(p)) {
+    INFO(info.key);
+    CHECK(doc.str().find("| `" + info.key + "` |") != std::string::npos);
+  }
 }
