@@ -607,7 +607,8 @@ std::uint64_t PostProcess::apply(std::uint64_t value, std::uint64_t quant, std::
   if (mode_is_shift(mode)) {
     // MatrixShiftS32ToS16: arithmetic right shift by 1..16, then clamp to S16.
     const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(value));
-    const std::int32_t shifted = v >> (((quant >> 32) & 0xF) + 1);
+    const unsigned by = static_cast<unsigned>((quant >> 32) & 0xF) + 1;
+    const std::int32_t shifted = v >= 0 ? v >> by : ~(~v >> by);  // ASR, portable for negatives
     if (shifted < -32768 || shifted > 32767) {
       flags |= kOfNx;
       return shifted < 0 ? 0x8000u : 0x7FFFu;

@@ -384,6 +384,41 @@ TEST_CASE("CUBE post-processing through bundles equals the reference", "[cube]")
     }
 }
 
+TEST_CASE("CUBE accumulation raises no flags; specials become the canonical NaN", "[cube]") {
+  Machine mc;
+  // inf * 0 (invalid), an overflowing sum and an inexact sum: D is NaN, +inf, rounded; no flags.
+  mc.cube("T#1", Layout::CubeM16, DataType::FP32, 1, 2, values(fp32s({INFINITY, 3e38F}), 2));
+  mc.cube("T#2", Layout::CubeN8, DataType::FP32, 2, 4, values(fp32s({0, 1, 1, 0, 1, 3e38F, 1e-30F, 0}), 4));
+  const auto d = mc.commit("BSTART.TMATMUL FP32\nB.FPATR\n" + dim_lines(1, 4, 2) + "B.IOT T#1, T#2, mask=1111, last, ->U<2>\nBSTOP\n");
+  CHECK(mc.at(d[0], 0, 0) == 0x7FC00000u);  // inf * 0 + 3e38 * 1
+  CHECK(mc.at(d[0], 0, 1) == 0x7F800000u);  // inf * 1 + 3e38 * 3e38
+  CHECK(mc.at(d[0], 0, 2) == 0x7F800000u);
+  CHECK(mc.at(d[0], 0, 3) == 0x7FC00000u);
+  CHECK(mc.m.state().status() == 0);
+  // Finite overflow and a non-canonical NaN input.
+  Machine m2;
+  m2.cube("T#1", Layout::CubeM16, DataType::FP32, 1, 2, values(fp32s({3e38F, 3e38F}), 2));
+  m2.cube("T#2", Layout::CubeN8, DataType::FP32, 2, 2, values({f32(3e38F), 0xFFC01234, f32(1.5F), f32(1)}, 2));
+  const auto d2 = m2.commit("BSTART.TMATMUL FP32\nB.FPATR\n" + dim_lines(1, 2, 2) + "B.IOT T#1, T#2, mask=1111, last, ->U<1>\nBSTOP\n");
+  CHECK(m2.at(d2[0], 0, 0) == 0x7F800000u);
+  CHECK(m2.at(d2[0], 0, 1) == 0x7FC00000u);
+  CHECK(m2.m.state().status() == 0);
+}
+
+TEST_CASE("CUBE MX scaled inputs are exact; an E8M0 NaN scale poisons the lane", "[cube]") {
+  CoreCase cc;
+  cc.args.mx = true;
+  cc.args.a_dtype = cc.args.b_dtype = DataType::E4M3;
+  cc.args.k = 2;
+  cc.a = {0x7E, 0x38};   // 448, 1
+  cc.b = {0x38, 0x38};   // 1, 1
+  cc.sa = {254};         // 2^127: 448 * 2^127 lies beyond FP32 ...
+  cc.sb = {0};           // ... 2^-127 brings the term back: exactly 448, plus 1 * 2^127 * 2^-127
+  CHECK(run_core(cc).d[0] == f32(449.0F));
+  cc.sb = {0xFF};
+  CHECK(run_core(cc).d[0] == 0x7FC00000u);
+}
+
 TEST_CASE("CUBE flags publish with the outputs, sticky, and only on commit", "[cube]") {
   Machine mc;
   FormSpec f;
