@@ -39,8 +39,8 @@ TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& para
                  bool timing_only)
     : sc_core::sc_module(name),
       dispatcher("dispatcher", params.dispatch, params.clock, policy, timing_only),
-      sfu("sfu", params.sfu, params.clock),
-      cube("cube", params.cube, params.clock),
+      sfu("sfu", params.sfu, params.clock, params.sim),
+      cube("cube", params.cube, params.clock, params.sim),
       shared_memory("shared_memory", model::kSharedTileCount, am::kSharedSlotStride, params.shared_memory, params.clock),
       router("router", engines::Clocked(params.clock).to_time(model::Cycles(params.interconnect_hop_cycles))),
       debug_port("debug_port") {

@@ -43,11 +43,15 @@ class TileEngine : public sc_core::sc_module {
   tlm_utils::simple_target_socket<TileEngine> cmd_target_socket;
   tlm_utils::simple_initiator_socket<TileEngine> mem_initiator_socket;
 
-  /// How an engine streams operands: request size and per-PE read/write rates (bytes per cycle).
+  /// How an engine streams operands: request size, per-PE read/write rates (bytes per cycle), and
+  /// how far ahead of simulated time it may book requests (smaller: fairer arbitration between
+  /// engines, more context switches).
   struct StreamParams {
     std::uint64_t burst_bytes;
     std::uint64_t read_bytes_per_cycle;
     std::uint64_t write_bytes_per_cycle;
+    std::uint64_t outstanding_requests;  ///< a stream's next request waits for the one this many back
+    std::uint64_t lookahead_cycles;
   };
 
   TileEngine(sc_core::sc_module_name name, const model::ClockParams& clock, const StreamParams& stream);
@@ -71,15 +75,19 @@ class TileEngine : public sc_core::sc_module {
     std::uint8_t* data;
     std::uint64_t bytes;
   };
+  /// Transfers that follow each other at one rate from one start time (a PE's operands, say).
+  struct Stream {
+    std::vector<Transfer> transfers;
+    sc_core::sc_time start;
+  };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void execute(EngineCommand& cmd);
-  /// Issues the transfers of one stream back to back at `bytes_per_cycle` from `start`, in bursts,
-  /// without waiting (the memories book them at their arrival times); returns the time the last one
-  /// completes, or nothing on a memory error.
-  std::optional<sc_core::sc_time> stream(tlm::tlm_command command, const std::vector<Transfer>& transfers,
-                                         std::uint64_t bytes_per_cycle, const sc_core::sc_time& start,
-                                         bool timing_only);
+  /// Issues the bursts of all `streams` (which run in parallel, each at `bytes_per_cycle`) in order
+  /// of their arrival times, booking at most the lookahead ahead of simulated time; returns when
+  /// the last completes, or nothing on a memory error.
+  std::optional<sc_core::sc_time> issue(tlm::tlm_command command, const std::vector<Stream>& streams,
+                                        std::uint64_t bytes_per_cycle, bool timing_only);
   std::uint64_t now_ps() const { return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
 
   Clocked m_clock;

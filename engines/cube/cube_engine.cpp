@@ -6,8 +6,10 @@
 
 namespace ptosim::engines {
 
-CubeEngine::CubeEngine(sc_core::sc_module_name name, const model::CubeParams& params, const model::ClockParams& clock)
-    : TileEngine(name, clock, {params.burst_bytes, params.read_bytes_per_cycle, params.write_bytes_per_cycle}),
+CubeEngine::CubeEngine(sc_core::sc_module_name name, const model::CubeParams& params, const model::ClockParams& clock,
+                     const model::SimParams& sim)
+    : TileEngine(name, clock, {params.burst_bytes, params.read_bytes_per_cycle, params.write_bytes_per_cycle,
+                              params.outstanding_requests, sim.lookahead_cycles}),
       m_params(params) {}
 
 model::Cycles CubeEngine::compute_cycles(const model::ExecPlan& plan, bool) const {

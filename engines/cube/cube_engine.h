@@ -10,7 +10,8 @@ namespace ptosim::engines {
 
 class CubeEngine : public TileEngine {
  public:
-  CubeEngine(sc_core::sc_module_name name, const model::CubeParams& params, const model::ClockParams& clock);
+  CubeEngine(sc_core::sc_module_name name, const model::CubeParams& params, const model::ClockParams& clock,
+             const model::SimParams& sim);
 
  private:
   model::Cycles compute_cycles(const model::ExecPlan& plan, bool from_idle) const override;

@@ -6,8 +6,10 @@
 
 namespace ptosim::engines {
 
-SfuEngine::SfuEngine(sc_core::sc_module_name name, const model::SfuParams& params, const model::ClockParams& clock)
-    : TileEngine(name, clock, {params.burst_bytes, params.read_bytes_per_cycle, params.write_bytes_per_cycle}),
+SfuEngine::SfuEngine(sc_core::sc_module_name name, const model::SfuParams& params, const model::ClockParams& clock,
+                     const model::SimParams& sim)
+    : TileEngine(name, clock, {params.burst_bytes, params.read_bytes_per_cycle, params.write_bytes_per_cycle,
+                              params.outstanding_requests, sim.lookahead_cycles}),
       m_params(params) {}
 
 model::Cycles SfuEngine::compute_cycles(const model::ExecPlan& plan, bool from_idle) const {

@@ -10,7 +10,8 @@ namespace ptosim::engines {
 
 class SfuEngine : public TileEngine {
  public:
-  SfuEngine(sc_core::sc_module_name name, const model::SfuParams& params, const model::ClockParams& clock);
+  SfuEngine(sc_core::sc_module_name name, const model::SfuParams& params, const model::ClockParams& clock,
+             const model::SimParams& sim);
 
  private:
   model::Cycles compute_cycles(const model::ExecPlan& plan, bool from_idle) const override;

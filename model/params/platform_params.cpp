@@ -83,6 +83,8 @@ std::vector<ParamInfo> param_table(PlatformParams& p) {
   integer("sfu.write_bytes_per_cycle", "bytes/cycle", "result stream rate of the SFU per PE", 1, 65536,
           &p.sfu.write_bytes_per_cycle);
   integer("sfu.burst_bytes", "bytes", "SFU memory request size", 1, 65536, &p.sfu.burst_bytes);
+  integer("sfu.outstanding_requests", "requests", "SFU requests in flight per stream", 1, 1024,
+          &p.sfu.outstanding_requests);
   for (int c = 0; c < kSfuOpClassCount; ++c) {
     const std::string base = std::string("sfu.class.") + kClassNames[c] + ".";
     real(base + "startup_cycles", "cycles", "startup paid when the SFU starts this class from idle (may be negative)",
@@ -111,6 +113,8 @@ std::vector<ParamInfo> param_table(PlatformParams& p) {
   integer("cube.write_bytes_per_cycle", "bytes/cycle", "result stream rate of the CUBE per PE", 1, 65536,
           &p.cube.write_bytes_per_cycle);
   integer("cube.burst_bytes", "bytes", "CUBE memory request size", 1, 65536, &p.cube.burst_bytes);
+  integer("cube.outstanding_requests", "requests", "CUBE requests in flight per stream", 1, 1024,
+          &p.cube.outstanding_requests);
   for (int m = 0; m < 2; ++m) {
     MemoryParams& mp = m == 0 ? p.local_memory : p.shared_memory;
     const std::string base = m == 0 ? "local_memory." : "shared_memory.";
@@ -122,6 +126,8 @@ std::vector<ParamInfo> param_table(PlatformParams& p) {
             &mp.access_latency_cycles);
   }
   integer("interconnect.hop_cycles", "cycles", "router latency per request", 0, 1e6, &p.interconnect_hop_cycles);
+  integer("sim.lookahead_cycles", "cycles", "how far ahead engines book memory requests (fairness vs speed)", 1, 1e9,
+          &p.sim.lookahead_cycles);
   return t;
 }
 

@@ -52,6 +52,7 @@ struct SfuParams {
   std::uint64_t read_bytes_per_cycle = 256;   ///< operand stream rate per PE
   std::uint64_t write_bytes_per_cycle = 256;  ///< result stream rate per PE
   std::uint64_t burst_bytes = 2048;        ///< memory request size
+  std::uint64_t outstanding_requests = 4;  ///< requests in flight per stream
   SfuClassParams classes[kSfuOpClassCount];
   SfuParams();
   const SfuClassParams& of(SfuOpClass c) const { return classes[static_cast<int>(c)]; }
@@ -66,6 +67,7 @@ struct CubeParams {
   std::uint64_t read_bytes_per_cycle = 512;   ///< operand stream rate per PE (A, B, C, scales, bias)
   std::uint64_t write_bytes_per_cycle = 256;  ///< result stream rate per PE
   std::uint64_t burst_bytes = 4096;           ///< memory request size
+  std::uint64_t outstanding_requests = 4;     ///< requests in flight per stream
 };
 
 struct MemoryParams {
@@ -79,8 +81,16 @@ struct MemoryParams {
 /// Shared memory defaults: one port, longer latency (assumption: an L1-like buffer).
 inline MemoryParams default_shared_memory() { return MemoryParams{16, 64, 1, 128, 8}; }
 
+/// Simulation controls: speed/accuracy trade-offs that are not hardware parameters.
+struct SimParams {
+  /// How far ahead of simulated time an engine may book memory requests. Smaller values arbitrate
+  /// contending engines more finely at the cost of more SystemC context switches.
+  std::uint64_t lookahead_cycles = 256;
+};
+
 struct PlatformParams {
   ClockParams clock;
+  SimParams sim;
   DispatchParams dispatch;
   SfuParams sfu;
   CubeParams cube;

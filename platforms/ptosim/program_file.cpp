@@ -167,7 +167,7 @@ class Parser {
   bool directive(const std::vector<Token>& tokens) {
     const std::string& name = tokens[0].text;
     if (name == ".tile") return tile_directive(tokens);
-    if (name == ".data" || name == ".file" || name == ".random") {
+    if (name == ".data" || name == ".file" || name == ".random" || name == ".fill") {
       if (tokens.size() < 2) return fail(tokens[0].column + static_cast<int>(name.size()), "expected a tile register");
       ProgramTile* t = tile(tokens[1]);
       if (!t) return false;
@@ -176,6 +176,7 @@ class Parser {
       const auto pes = target_pes(*t, opts);
       if (!pes) return false;
       if (name == ".data") return values(*t, *pes, rest);
+      if (name == ".fill") return fill_directive(*t, *pes, tokens, rest);
       if (name == ".file") return file_directive(*t, *pes, tokens, rest);
       return random_directive(*t, *pes, tokens, opts);
     }
@@ -197,7 +198,7 @@ class Parser {
       }
       return true;
     }
-    return fail(tokens[0].column, "unknown directive '" + name + "' (expected .tile .data .file .random .gpr .status .dump)");
+    return fail(tokens[0].column, "unknown directive '" + name + "' (expected .tile .data .fill .file .random .gpr .status .dump)");
   }
 
   bool tile_directive(const std::vector<Token>& tokens) {
@@ -299,6 +300,17 @@ class Parser {
         for (std::uint32_t c = 0; c < t.desc.cols; ++c)
           t.data[pe][std::uint64_t{r} * t.desc.cols + c] = model::load_element(t.desc, bytes.data(), r, c);
     }
+    return true;
+  }
+
+  bool fill_directive(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens, const std::vector<Token>& rest) {
+    if (rest.size() != 1) return fail(tokens[0].column, ".fill needs a tile register and one value");
+    const auto bits = model::numeric::parse_value(t.desc.dtype, rest[0].text);
+    if (!bits)
+      return fail(rest[0].column, "'" + rest[0].text + "' is not a " + std::string(model::data_type_name(t.desc.dtype)) + " value");
+    const std::uint64_t count = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
+    for (std::uint64_t i = 0; i < count; ++i)
+      if (!append_value(t, pes, *bits, rest[0].column)) return false;
     return true;
   }
 

@@ -45,7 +45,9 @@ TEST_CASE("Per-PE data, GPRs, flags and seeded random fills", "[program]") {
   const ProgramFile p = parse_ok(
       ".tile U#2 FP16 cols=2 valid=1x2 mask=1100\n.data U#2 pe=PE0 1 2\n.data U#2 pe=PE1 3 4\n"
       ".gpr all r5 0x10\n.gpr PE2 r6 -1\n.status NX OF\n"
-      ".tile T#1 FP32 cols=8 valid=8x8\n.random T#1 seed=7 min=-2 max=2\n");
+      ".tile T#1 FP32 cols=8 valid=8x8\n.random T#1 seed=7 min=-2 max=2\n"
+      ".tile N#1 FP32 cols=1 valid=4x1\n.fill N#1 -inf\n");
+  CHECK(p.tiles[2].data[1][3] == 0xFF800000u);
   CHECK(p.tiles[0].data[0][1] == 0x4000u);
   CHECK(p.tiles[0].data[1][0] == 0x4200u);
   CHECK(p.gprs.size() == 2);

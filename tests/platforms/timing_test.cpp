@@ -218,3 +218,98 @@ TEST_CASE("The SFU law's parameters also express the other published fits", "[ti
   REQUIRE(h.status == 0);
   CHECK(op_cycles(h, "sfu", "TROWSUM") == 20 + 2 * 64 - 1);
 }
+
+namespace {
+
+// A CUBE_M32 FP16 A tile (M rows per PE x K) and a CUBE_N8 FP16 B tile (K x N) in T#1 and U#1.
+std::string gemm_inputs(unsigned m, unsigned n, unsigned k) {
+  std::ostringstream p;
+  p << ".tile T#1 FP16 valid=" << m << "x" << k << " layout=CUBE_M32 location=Matrix capacity=" << 2 * 32 * k << "\n"
+    << ".random T#1 seed=5\n"
+    << ".tile U#1 FP16 valid=" << k << "x" << n << " layout=CUBE_N8 location=Matrix capacity=" << 2 * k * n << "\n"
+    << ".random U#1 seed=6\n";
+  return p.str();
+}
+
+std::string gemm_bundle(const std::string& op, unsigned m, unsigned n, unsigned k, const std::string& bindings) {
+  std::ostringstream p;
+  p << "BSTART." << op << " FP16\nB.FPATR\nB.DIM zero, " << m << ", ->LB0\nB.DIM zero, " << n << ", ->LB1\nB.DIM zero, "
+    << k << ", ->LB2\n" << bindings << "BSTOP\n";
+  return p.str();
+}
+
+// SizeCode of an M x N FP32 CUBE_M32 result (32 storage rows).
+std::string size_of_result(unsigned n) { return std::to_string(size_code(4ULL * 32 * n)); }
+
+}  // namespace
+
+TEST_CASE("The default CUBE reproduces the matrix law: 128x64x256 FP16 in 518 cycles", "[timing]") {
+  // M = 32 rows on each of the four PEs (m = 128), K = 64, N = 256: 6 + 1 * 8 * 4 * 16.
+  const std::string program =
+      gemm_inputs(32, 256, 64) + gemm_bundle("TMATMUL", 32, 256, 64, "B.IOT T#1, U#1, mask=1111, last, ->M<" + size_of_result(256) + ">\n");
+  const auto r = run_program("anchor_matmul", program, "--quiet");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const double got = static_cast<double>(op_cycles(r, "cube", "TMATMUL"));
+  std::printf("%-15s %-5s %-8s %8d %8.0f %+6.1f%%  %s\n", "TMATMUL", "FP16", "128x64x256", 518, got,
+              100 * (got - 518) / 518, "matrix law 6 + cpr*ceil(m/16)*ceil(k/kt)*ceil(n/16)");
+  CHECK(std::abs(got - 518) / 518 <= 0.05);
+}
+
+TEST_CASE("A large GEMM reaches at least 90% of the configured CUBE peak in steady state", "[timing]") {
+  // 24 chained TMATMUL.ACC steps of 128 x 256 x 64 (M x K x N over four PEs). The queue policy
+  // keeps the last 16 results of hand M alive, so the results are kept small enough to fit.
+  const unsigned m = 32, n = 64, k = 256;
+  std::string program = gemm_inputs(m, n, k);
+  const std::string result = "->M<" + size_of_result(n) + ">\n";
+  program += gemm_bundle("TMATMUL", m, n, k, "B.IOT T#1, U#1, mask=1111, last, " + result);
+  for (int i = 0; i < 24; ++i)
+    program += gemm_bundle("TMATMUL.ACC", m, n, k, "B.IOT M#1, T#1, mask=1111\nB.IOT U#1, mask=1111, last, " + result);
+  const auto r = run_program("gemm_peak", program, "--quiet");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const double utilisation = r.stats["engines"]["cube"]["mac_utilisation_vs_fp16_peak"];
+  INFO("MAC utilisation " << utilisation);
+  CHECK(utilisation >= 0.90);
+  // Timing-only mode runs the same timing.
+  const auto t = run_program("gemm_peak_timing_only", program, "--timing-only");
+  REQUIRE(t.status == 0);
+  CHECK(t.stats["simulated_cycles"] == r.stats["simulated_cycles"]);
+}
+
+TEST_CASE("Independent SFU and CUBE bundles overlap in time", "[timing]") {
+  const auto r = run_program("overlap", slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/attention.pto"), "--quiet");
+  REQUIRE(r.status == 0);
+  const std::uint64_t total = r.stats["simulated_cycles"];
+  const std::uint64_t sfu = r.stats["engines"]["sfu"]["busy_cycles"], cube = r.stats["engines"]["cube"]["busy_cycles"];
+  INFO("total " << total << ", SFU busy " << sfu << ", CUBE busy " << cube);
+  CHECK(total < sfu + cube);
+}
+
+TEST_CASE("Two engines streaming from the same memories contend: both take longer than alone", "[timing]") {
+  // A memory-bound SFU stream and a memory-bound CUBE stream on the same PE memories (one slow
+  // port, small requests so the two engines' requests interleave).
+  const std::string slow = "--quiet --set local_memory.ports=1 --set local_memory.bytes_per_cycle=32"
+                           " --set sfu.burst_bytes=256 --set cube.burst_bytes=256"
+                           " --set sfu.class.expand.cycles_per_repeat=0 --set sfu.class.expand.startup_cycles=0";
+  const std::string sfu_input = ".tile N#1 FP32 cols=1 capacity=512 valid=128x1\n.random N#1 seed=9\n";
+  const std::string sfu_bundle = "BSTART.SFU TROWEXPAND, FP32\nB.DIM zero, 64, ->LB0\nB.DIM zero, 128, ->LB1\n"
+                                 "B.IOT N#1, mask=1111, last, ->N<9>\nBSTOP\n";
+  const std::string cube = gemm_inputs(32, 64, 64) +
+                           gemm_bundle("TMATMUL", 32, 64, 64, "B.IOT T#1, U#1, mask=1111, last, ->M<" + size_of_result(64) + ">\n");
+  const auto sfu_alone = run_program("contend_sfu", sfu_input + sfu_bundle, slow);
+  const auto cube_alone = run_program("contend_cube", cube, slow);
+  const auto both = run_program("contend_both", sfu_input + cube + sfu_bundle, slow);
+  REQUIRE(sfu_alone.status == 0);
+  REQUIRE(cube_alone.status == 0);
+  REQUIRE(both.status == 0);
+  const std::uint64_t sfu1 = sfu_alone.stats["engines"]["sfu"]["busy_cycles"], sfu2 = both.stats["engines"]["sfu"]["busy_cycles"];
+  const std::uint64_t cube1 = cube_alone.stats["engines"]["cube"]["busy_cycles"], cube2 = both.stats["engines"]["cube"]["busy_cycles"];
+  INFO("SFU " << sfu1 << " -> " << sfu2 << ", CUBE " << cube1 << " -> " << cube2);
+  CHECK(sfu2 > sfu1);
+  CHECK(cube2 > cube1);
+  CHECK(both.stats["memories"]["local_memory_pe0"]["wait_cycles"].get<std::uint64_t>() > 0);
+  CHECK(both.stats["engines"]["sfu"]["stall_cycles"]["memory_contention"].get<std::uint64_t>() +
+            both.stats["engines"]["cube"]["stall_cycles"]["memory_contention"].get<std::uint64_t>() >
+        0);
+}
