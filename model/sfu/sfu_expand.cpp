@@ -2,7 +2,10 @@
 // Expansions and broadcast arithmetic (asl expansion.asl ExecuteTileExpand): every valid
 // destination element from (source[r,c], broadcast[r,0] or [0,c]); elements are independent and
 // their flags are ORed.
+#include <type_traits>
+
 #include "model/numeric/typed_ops.h"
+#include "model/sfu/sfu_host_float.h"
 #include "model/sfu/sfu_kernels.h"
 
 namespace ptosim::model::sfu_detail {
@@ -24,13 +27,44 @@ Arith arith_of(Operation op) {
   }
 }
 
-/// The operand tiles of one PE: `src` is null for the copy forms.
+/// The operand tiles of one PE: the destination geometry and payloads; `src` is null for the copy
+/// forms. Kernels take it by value, so that stores through the byte pointers cannot change loop
+/// bounds (which would keep the loops from vectorizing).
 struct Tiles {
-  const TileDescriptor& dd;
+  std::uint32_t valid_rows;
+  std::uint32_t valid_cols;
+  std::uint32_t cols;
   const std::uint8_t* src;
   const std::uint8_t* bcast;
   std::uint8_t* dst;
 };
+
+// FP32/FP64 ADD/SUB/MUL/DIV with the host's arithmetic (sfu_host_float.h).
+template <typename Float, Arith A>
+NumericFlags host_expand(bool row, const Tiles t) {
+  using Bits = typename HostFloat<Float>::Bits;
+  auto apply = [](Float x, Float b) {
+    if constexpr (A == Arith::Add) return x + b;
+    else if constexpr (A == Arith::Sub) return x - b;
+    else if constexpr (A == Arith::Mul) return x * b;
+    else return x / b;
+  };
+  HostFlagScope scope;
+  for (std::uint32_t r = 0; r < t.valid_rows; ++r) {
+    const std::size_t base = std::size_t{r} * t.cols;
+    if (row) {
+      const Float b = host_value<Float>(lane_at<Bits>(t.bcast, r));
+      for (std::uint32_t c = 0; c < t.valid_cols; ++c)
+        set_lane<Bits>(t.dst, base + c, profile_bits(apply(host_value<Float>(lane_at<Bits>(t.src, base + c)), b)));
+    } else {
+      for (std::uint32_t c = 0; c < t.valid_cols; ++c)
+        set_lane<Bits>(t.dst, base + c,
+                       profile_bits(apply(host_value<Float>(lane_at<Bits>(t.src, base + c)),
+                                          host_value<Float>(lane_at<Bits>(t.bcast, c)))));
+    }
+  }
+  return scope.flags();
+}
 
 template <DataType T>
 struct ExpandKernel {
@@ -50,12 +84,17 @@ struct ExpandKernel {
   }
 
   template <Arith A>
-  static NumericFlags go(bool row, const Tiles& t) {
+  static NumericFlags go(bool row, const Tiles t) {
+    constexpr bool kHostArith = A == Arith::Add || A == Arith::Sub || A == Arith::Mul || A == Arith::Div;
+    if constexpr ((T == DataType::FP32 || T == DataType::FP64) && kHostArith) {
+      if (host_float_matches_profile())
+        return host_expand<std::conditional_t<T == DataType::FP32, float, double>, A>(row, t);
+    }
     NumericFlags f = 0;
-    for (std::uint32_t r = 0; r < t.dd.valid_rows; ++r) {
-      const std::size_t base = std::size_t{r} * t.dd.cols;
+    for (std::uint32_t r = 0; r < t.valid_rows; ++r) {
+      const std::size_t base = std::size_t{r} * t.cols;
       const Lane row_b = row ? lane_at<Lane>(t.bcast, r) : Lane{};
-      for (std::uint32_t c = 0; c < t.dd.valid_cols; ++c) {
+      for (std::uint32_t c = 0; c < t.valid_cols; ++c) {
         const Lane b = row ? row_b : lane_at<Lane>(t.bcast, c);
         const Lane x = A == Arith::Copy ? b : lane_at<Lane>(t.src, base + c);
         set_lane<Lane>(t.dst, base + c, apply<A>(x, b, f));
@@ -97,13 +136,13 @@ std::uint32_t widen_fp16(std::uint16_t h) {
 std::uint32_t widen_bf16(std::uint16_t b) { return std::uint32_t{b} << 16; }
 
 // EXPDIF FP16/BF16 -> FP32 (TileProfileMixedExpdifFP32): exact widening, then FP32 SUB and EXP.
-NumericFlags mixed_expdif(bool fp16, bool row, const Tiles& t) {
+NumericFlags mixed_expdif(bool fp16, bool row, const Tiles t) {
   using Ops = numeric::TypedOps<DataType::FP32>;
   NumericFlags f = 0;
   auto widen = [fp16](std::uint16_t v) { return fp16 ? widen_fp16(v) : widen_bf16(v); };
-  for (std::uint32_t r = 0; r < t.dd.valid_rows; ++r) {
-    const std::size_t base = std::size_t{r} * t.dd.cols;
-    for (std::uint32_t c = 0; c < t.dd.valid_cols; ++c) {
+  for (std::uint32_t r = 0; r < t.valid_rows; ++r) {
+    const std::size_t base = std::size_t{r} * t.cols;
+    for (std::uint32_t c = 0; c < t.valid_cols; ++c) {
       const std::uint32_t b = widen(lane_at<std::uint16_t>(t.bcast, row ? r : c));
       const std::uint32_t x = widen(lane_at<std::uint16_t>(t.src, base + c));
       set_lane<std::uint32_t>(t.dst, base + c, Ops::exp(Ops::sub(x, b, f), f));
@@ -119,7 +158,9 @@ NumericFlags execute_expansion(const ExecPlan& plan, const PePayloads& io) {
   const bool row = plan.op <= Operation::TROWARGMIN;
   const bool copy = a == Arith::Copy;
   // Sources: [full-shape source,] broadcast source; the full shape and the destination share Col.
-  const Tiles t{plan.dests[0].desc, copy ? nullptr : io.sources[0], io.sources[copy ? 0 : 1], io.dests[0]};
+  const TileDescriptor& d = plan.dests[0].desc;
+  const Tiles t{d.valid_rows, d.valid_cols, d.cols, copy ? nullptr : io.sources[0], io.sources[copy ? 0 : 1],
+                io.dests[0]};
   if (plan.sfu().dst_dtype != plan.dtype) return mixed_expdif(plan.dtype == DataType::FP16, row, t);
   return with_a16_type<ExpandKernel>(plan.dtype, a, row, t);
 }

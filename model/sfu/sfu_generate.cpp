@@ -19,7 +19,8 @@ void tci(const ExecPlan& plan, const PePayloads& io) {
   const std::uint64_t mask = element_mask(d.dtype);
   const bool descending = s[1] == 1;
   const unsigned bits = element_bits(d.dtype);
-  for (std::uint32_t k = 0; k < d.valid_cols; ++k)
+  const std::uint32_t vc = d.valid_cols;  // by value: the byte stores cannot change the bound
+  for (std::uint32_t k = 0; k < vc; ++k)
     store_lane(io.dests[0], bits, k, (descending ? s[0] - k : s[0] + k) & mask);
 }
 
@@ -32,11 +33,12 @@ void ttri(const ExecPlan& plan, const PePayloads& io) {
   const bool upper = s[1] == 1;
   const std::uint64_t one = numeric::one(d.dtype);
   const unsigned bits = element_bits(d.dtype);
-  for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
+  const std::uint32_t vr = d.valid_rows, vc = d.valid_cols, cols = d.cols;
+  for (std::uint32_t r = 0; r < vr; ++r) {
     const std::int64_t boundary = std::int64_t{r} + diagonal;
-    for (std::uint32_t c = 0; c < d.valid_cols; ++c) {
+    for (std::uint32_t c = 0; c < vc; ++c) {
       const bool selected = upper ? std::int64_t{c} >= boundary : std::int64_t{c} <= boundary;
-      store_lane(io.dests[0], bits, std::uint64_t{r} * d.cols + c, selected ? one : 0);
+      store_lane(io.dests[0], bits, std::uint64_t{r} * cols + c, selected ? one : 0);
     }
   }
 }
@@ -49,14 +51,15 @@ void fillpad(const ExecPlan& plan, const PePayloads& io) {
   const std::uint64_t pad = plan.sfu().scalars[io.pe][0] & element_mask(d.dtype);
   const unsigned bits = element_bits(d.dtype);
   const bool dense = sd.layout == Layout::RowMajor && d.layout == Layout::RowMajor;
-  for (std::uint32_t r = 0; r < d.rows; ++r) {
-    const std::uint32_t copied = r < sd.valid_rows ? sd.valid_cols : 0;
+  const std::uint32_t rows = d.rows, cols = d.cols, src_rows = sd.valid_rows, src_cols = sd.valid_cols;
+  const std::size_t w = bits / 8, src_stride = std::size_t{sd.cols} * w;
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    const std::uint32_t copied = r < src_rows ? src_cols : 0;
     if (dense) {
-      std::memcpy(io.dests[0] + std::size_t{r} * d.cols * bits / 8, io.sources[0] + std::size_t{r} * sd.cols * bits / 8,
-                  std::size_t{copied} * bits / 8);
-      for (std::uint32_t c = copied; c < d.cols; ++c) store_lane(io.dests[0], bits, std::uint64_t{r} * d.cols + c, pad);
+      std::memcpy(io.dests[0] + std::size_t{r} * cols * w, io.sources[0] + r * src_stride, copied * w);
+      for (std::uint32_t c = copied; c < cols; ++c) store_lane(io.dests[0], bits, std::uint64_t{r} * cols + c, pad);
     } else {
-      for (std::uint32_t c = 0; c < d.cols; ++c)
+      for (std::uint32_t c = 0; c < cols; ++c)
         store_element(d, io.dests[0], r, c, c < copied ? load_element(sd, io.sources[0], r, c) : pad);
     }
   }
@@ -68,7 +71,8 @@ void concat(const ExecPlan& plan, const PePayloads& io) {
   const TileDescriptor& rd = plan.sources[1].desc;
   const TileDescriptor& d = plan.dests[0].desc;
   const unsigned bits = element_bits(d.dtype);
-  for (std::uint32_t r = 0; r < d.valid_rows; ++r) {
+  const std::uint32_t vr = d.valid_rows, vc = d.valid_cols;
+  for (std::uint32_t r = 0; r < vr; ++r) {
     if (bits >= 8) {
       const std::size_t w = bits / 8;
       std::uint8_t* out = io.dests[0] + std::size_t{r} * d.cols * w;
@@ -77,7 +81,7 @@ void concat(const ExecPlan& plan, const PePayloads& io) {
                   std::size_t{rd.valid_cols} * w);
       continue;
     }
-    for (std::uint32_t c = 0; c < d.valid_cols; ++c) {
+    for (std::uint32_t c = 0; c < vc; ++c) {
       const std::uint64_t v = c < ld.valid_cols
                                   ? load_lane(io.sources[0], bits, std::uint64_t{r} * ld.cols + c)
                                   : load_lane(io.sources[1], bits, std::uint64_t{r} * rd.cols + c - ld.valid_cols);
@@ -101,11 +105,12 @@ void histogram(const ExecPlan& plan, const PePayloads& io) {
   std::array<std::uint32_t, 3> prefix{};
   if (!u16)
     for (unsigned k = 0; k < 3 - byte; ++k) prefix[k] = filter(k);
-  for (std::uint32_t r = 0; r < sd.valid_rows; ++r) {
+  const std::uint32_t vr = sd.valid_rows, vc = sd.valid_cols, cols = sd.cols, dst_cols = d.cols;
+  for (std::uint32_t r = 0; r < vr; ++r) {
     std::array<std::uint32_t, 256> counts{};
     const std::uint32_t row_filter = u16 && byte == 0 ? filter(r) : 0;
-    for (std::uint32_t c = 0; c < sd.valid_cols; ++c) {
-      const auto v = static_cast<std::uint32_t>(load_lane(io.sources[0], bits, std::uint64_t{r} * sd.cols + c));
+    for (std::uint32_t c = 0; c < vc; ++c) {
+      const auto v = static_cast<std::uint32_t>(load_lane(io.sources[0], bits, std::uint64_t{r} * cols + c));
       bool accepted = true;
       if (u16) {
         accepted = byte == 1 || (v >> 8) == row_filter;
@@ -117,7 +122,7 @@ void histogram(const ExecPlan& plan, const PePayloads& io) {
     std::uint32_t cumulative = 0;
     for (std::uint32_t k = 0; k < 256; ++k) {
       cumulative += counts[k];
-      set_lane<std::uint32_t>(io.dests[0], std::size_t{r} * d.cols + k, cumulative);
+      set_lane<std::uint32_t>(io.dests[0], std::size_t{r} * dst_cols + k, cumulative);
     }
   }
 }

@@ -3,10 +3,12 @@
 // architectural order (asl reduction.asl ExecuteTileReduction). Speed comes from running several
 // independent folds side by side (rows in groups, columns as a vector of accumulators), never
 // from reordering one fold.
+#include <type_traits>
 #include <vector>
 
 #include "model/numeric/scalar_ops.h"
 #include "model/numeric/typed_ops.h"
+#include "model/sfu/sfu_host_float.h"
 #include "model/sfu/sfu_kernels.h"
 
 namespace ptosim::model::sfu_detail {
@@ -105,6 +107,56 @@ struct Folder {
   }
 };
 
+// FP32/FP64 SUM and PROD with the host's arithmetic (sfu_host_float.h): the same folds, the
+// flags from the host's sticky status over the whole kernel, NaN results made canonical.
+template <typename Float, Fold F>
+struct HostFolder {
+  using Bits = typename HostFloat<Float>::Bits;
+  static Float step(Float acc, Float v) { return F == Fold::Sum ? acc + v : acc * v; }
+  static constexpr Float kIdentity = F == Fold::Sum ? Float(0) : Float(1);
+
+  template <std::uint32_t G>
+  static void row_group(const std::uint8_t* src, std::uint32_t r0, std::uint32_t vc, std::uint32_t cols,
+                        std::uint8_t* dst) {
+    Float acc[G];
+    const std::uint8_t* row[G];
+    for (std::uint32_t k = 0; k < G; ++k) {
+      acc[k] = kIdentity;
+      row[k] = src + std::size_t{r0 + k} * cols * sizeof(Bits);
+    }
+    for (std::uint32_t c = 0; c < vc; ++c)
+      for (std::uint32_t k = 0; k < G; ++k) acc[k] = step(acc[k], host_value<Float>(lane_at<Bits>(row[k], c)));
+    for (std::uint32_t k = 0; k < G; ++k) set_lane<Bits>(dst, r0 + k, profile_bits(acc[k]));
+  }
+
+  static NumericFlags rows(const std::uint8_t* src, std::uint32_t vr, std::uint32_t vc, std::uint32_t cols,
+                           std::uint8_t* dst) {
+    HostFlagScope scope;
+    std::uint32_t r = 0;
+    for (; r + kRowGroup <= vr; r += kRowGroup) row_group<kRowGroup>(src, r, vc, cols, dst);
+    for (; r < vr; ++r) row_group<1>(src, r, vc, cols, dst);
+    return scope.flags();
+  }
+
+  static NumericFlags columns(const std::uint8_t* src, std::uint32_t vr, std::uint32_t vc, std::uint32_t cols,
+                              std::uint8_t* dst) {
+    HostFlagScope scope;
+    // Column strips whose accumulators stay in L1; every column still folds rows 0..vr-1 in order.
+    constexpr std::uint32_t kStrip = 1024;
+    Float acc[kStrip];
+    for (std::uint32_t c0 = 0; c0 < vc; c0 += kStrip) {
+      const std::uint32_t n = vc - c0 < kStrip ? vc - c0 : kStrip;
+      for (std::uint32_t c = 0; c < n; ++c) acc[c] = kIdentity;
+      for (std::uint32_t r = 0; r < vr; ++r) {
+        const std::uint8_t* row_bytes = src + (std::size_t{r} * cols + c0) * sizeof(Bits);
+        for (std::uint32_t c = 0; c < n; ++c) acc[c] = step(acc[c], host_value<Float>(lane_at<Bits>(row_bytes, c)));
+      }
+      for (std::uint32_t c = 0; c < n; ++c) set_lane<Bits>(dst, c0 + c, profile_bits(acc[c]));
+    }
+    return scope.flags();
+  }
+};
+
 template <DataType T>
 struct ReduceKernel {
   static NumericFlags run(Fold fold, bool row, const TileDescriptor& sd, const std::uint8_t* src, std::uint8_t* dst) {
@@ -119,6 +171,13 @@ struct ReduceKernel {
   }
   template <Fold F>
   static NumericFlags go(bool row, const TileDescriptor& sd, const std::uint8_t* src, std::uint8_t* dst) {
+    if constexpr ((T == DataType::FP32 || T == DataType::FP64) && (F == Fold::Sum || F == Fold::Prod)) {
+      using Float = std::conditional_t<T == DataType::FP32, float, double>;
+      using Host = HostFolder<Float, F>;
+      if (host_float_matches_profile())
+        return row ? Host::rows(src, sd.valid_rows, sd.valid_cols, sd.cols, dst)
+                   : Host::columns(src, sd.valid_rows, sd.valid_cols, sd.cols, dst);
+    }
     using Fo = Folder<T, F>;
     return row ? Fo::rows(src, sd.valid_rows, sd.valid_cols, sd.cols, dst)
                : Fo::columns(src, sd.valid_rows, sd.valid_cols, sd.cols, dst);
