@@ -87,7 +87,7 @@ struct ExpandKernel {
   static NumericFlags go(bool row, const Tiles t) {
     constexpr bool kHostArith = A == Arith::Add || A == Arith::Sub || A == Arith::Mul || A == Arith::Div;
     if constexpr ((T == DataType::FP32 || T == DataType::FP64) && kHostArith) {
-      if (host_float_matches_profile())
+      if (host_float_enabled())
         return host_expand<std::conditional_t<T == DataType::FP32, float, double>, A>(row, t);
     }
     NumericFlags f = 0;

@@ -41,4 +41,12 @@ bool host_float_matches_profile() {
   return matches;
 }
 
+namespace {
+bool g_host_float_enabled = host_float_matches_profile();
+}  // namespace
+
+bool host_float_enabled() { return g_host_float_enabled; }
+
+void set_host_float_enabled(bool enabled) { g_host_float_enabled = enabled && host_float_matches_profile(); }
+
 }  // namespace ptosim::model::sfu_detail

@@ -18,6 +18,11 @@ namespace ptosim::model::sfu_detail {
 /// True when the host computes binary32/binary64 with gradual underflow (no FTZ/DAZ) and detects
 /// tininess after rounding, as the hardware profile requires.
 bool host_float_matches_profile();
+/// Whether the kernels take the host path: host_float_matches_profile(), unless turned off.
+bool host_float_enabled();
+/// Turns the host path off (tests run the portable kernels with it) or back on where the host
+/// matches the profile.
+void set_host_float_enabled(bool enabled);
 
 /// Clears the host's floating-point exception flags for the kernel it scopes and reports the flags
 /// the kernel raised. The host flags are scratch state (nothing in ptosim reads them); they are

@@ -174,7 +174,7 @@ struct ReduceKernel {
     if constexpr ((T == DataType::FP32 || T == DataType::FP64) && (F == Fold::Sum || F == Fold::Prod)) {
       using Float = std::conditional_t<T == DataType::FP32, float, double>;
       using Host = HostFolder<Float, F>;
-      if (host_float_matches_profile())
+      if (host_float_enabled())
         return row ? Host::rows(src, sd.valid_rows, sd.valid_cols, sd.cols, dst)
                    : Host::columns(src, sd.valid_rows, sd.valid_cols, sd.cols, dst);
     }

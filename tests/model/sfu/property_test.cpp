@@ -10,6 +10,7 @@
 #include "model/exec/functional_machine.h"
 #include "model/numeric/float_format.h"
 #include "model/numeric/scalar_ops.h"
+#include "model/sfu/sfu_host_float.h"
 #include "model/sfu/sfu_types.h"
 #include "tests/model/sfu/reference.h"
 
@@ -280,14 +281,16 @@ const Operation kReductions[] = {Operation::TROWSUM,    Operation::TROWMAX,    O
                                  Operation::TCOLSUM,    Operation::TCOLMAX,    Operation::TCOLMIN,
                                  Operation::TCOLPROD,   Operation::TCOLARGMAX, Operation::TCOLARGMIN};
 
-TEST_CASE("SFU property: reductions and ARG against the reference fold", "[sfu][property]") {
-  Rng g(0x5F0);
-  for (Operation op : kReductions) {
+/// `ops` on `types` (every type an operation accepts when empty), `tiles` random tiles each.
+void check_reductions(const std::vector<Operation>& ops, const std::vector<DataType>& types, int tiles,
+                      std::uint64_t seed) {
+  Rng g(seed);
+  for (Operation op : ops) {
     const bool row = op <= Operation::TROWARGMIN;
     const bool arg = op == Operation::TROWARGMAX || op == Operation::TROWARGMIN || op == Operation::TCOLARGMAX ||
                      op == Operation::TCOLARGMIN;
-    for (DataType t : types_of(op)) {
-      for (int tile = 0; tile < kTiles; ++tile) {
+    for (DataType t : types.empty() ? types_of(op) : types) {
+      for (int tile = 0; tile < tiles; ++tile) {
         const Shape s = random_shape(g, t, tile == 0);
         const Input src = make_input(g, t, s.capacity, s.cols, s.valid_rows, s.valid_cols);
         const PeMask mask = tile == 0 ? PeMask(0b1000) : kMasks[g.below(7)];
@@ -324,22 +327,23 @@ const Operation kExpansions[] = {
     Operation::TCOLEXPAND,    Operation::TCOLEXPANDADD, Operation::TCOLEXPANDSUB,    Operation::TCOLEXPANDMUL,
     Operation::TCOLEXPANDDIV, Operation::TCOLEXPANDMAX, Operation::TCOLEXPANDMIN,    Operation::TCOLEXPANDEXPDIF};
 
-TEST_CASE("SFU property: expansions and broadcast arithmetic against the reference", "[sfu][property]") {
-  Rng g(0xE4A);
-  for (Operation op : kExpansions) {
+void check_expansions(const std::vector<Operation>& ops, const std::vector<DataType>& types, int tiles,
+                      std::uint64_t seed) {
+  Rng g(seed);
+  for (Operation op : ops) {
     const bool row = op <= Operation::TROWARGMIN;
     const bool copy = op == Operation::TROWEXPAND || op == Operation::TCOLEXPAND;
     const bool expdif = op == Operation::TROWEXPANDEXPDIF || op == Operation::TCOLEXPANDEXPDIF;
     const bool div = op == Operation::TROWEXPANDDIV || op == Operation::TCOLEXPANDDIV;
     // (source type, destination type): EXPDIF also takes the mixed FP16/BF16 -> FP32 pairs.
     std::vector<std::pair<DataType, DataType>> pairs;
-    for (DataType t : types_of(op)) pairs.emplace_back(t, t);
-    if (expdif) {
+    for (DataType t : types.empty() ? types_of(op) : types) pairs.emplace_back(t, t);
+    if (expdif && types.empty()) {
       pairs.emplace_back(DataType::FP16, DataType::FP32);
       pairs.emplace_back(DataType::BF16, DataType::FP32);
     }
     for (const auto& [t, dt] : pairs) {
-      for (int tile = 0; tile < kTiles; ++tile) {
+      for (int tile = 0; tile < tiles; ++tile) {
         const Shape s = random_shape(g, t, tile == 0, dt == t ? 65536 : 32768);
         const PeMask mask = tile == 0 ? PeMask(0b1000) : kMasks[g.below(7)];
         const Input src = make_input(g, t, s.capacity, s.cols, s.valid_rows, s.valid_cols);
@@ -391,6 +395,29 @@ TEST_CASE("SFU property: expansions and broadcast arithmetic against the referen
       }
     }
   }
+}
+
+TEST_CASE("SFU property: reductions and ARG against the reference fold", "[sfu][property]") {
+  check_reductions({std::begin(kReductions), std::end(kReductions)}, {}, kTiles, 0x5F0);
+}
+
+TEST_CASE("SFU property: expansions and broadcast arithmetic against the reference", "[sfu][property]") {
+  check_expansions({std::begin(kExpansions), std::end(kExpansions)}, {}, kTiles, 0xE4A);
+}
+
+TEST_CASE("SFU property: FP32/FP64 arithmetic on the portable path, without the host fast path", "[sfu][property]") {
+  // The kernels a host that fails host_float_matches_profile() runs instead of host arithmetic.
+  struct PortablePath {
+    PortablePath() { sfu_detail::set_host_float_enabled(false); }
+    ~PortablePath() { sfu_detail::set_host_float_enabled(true); }
+  } portable;
+  CHECK_FALSE(sfu_detail::host_float_enabled());
+  const std::vector<DataType> types = {DataType::FP32, DataType::FP64};
+  check_reductions({Operation::TROWSUM, Operation::TCOLSUM, Operation::TROWPROD, Operation::TCOLPROD}, types, 500,
+                   0xB0D);
+  check_expansions({Operation::TROWEXPANDADD, Operation::TCOLEXPANDSUB, Operation::TROWEXPANDMUL,
+                    Operation::TCOLEXPANDDIV},
+                   types, 500, 0xB0E);
 }
 
 TEST_CASE("SFU property: TCI and TTRI against the reference", "[sfu][property]") {
