@@ -21,6 +21,83 @@ constexpr double kC2 = 0x1.cf79abc9e0000p-46;
 constexpr double kC3 = 0x1.d9cc01f980000p-85;
 constexpr double kC4 = -0x1.2a17e1979b31bp-123;
 
+// The double-double stage reduces further: x = (4096 k + 64 j + i) * ln2/4096 + r with
+// |r| <= ln2/8192. ln2/4096 = F1 + F2 + F3 + F4 (error < 2^-169), F1..F3 of 30 bits so that
+// n * Fi is exact for |n| < 2^23 (|x| <= 1100 gives |n| <= 6.5e6).
+constexpr double kInvFineL = 0x1.71547652b82fep+12;  // 4096/ln2 rounded; only used to pick n
+constexpr double kF1 = 0x1.62e42ff000000p-13;
+constexpr double kF2 = -0x1.718432a000000p-47;
+constexpr double kF3 = -0x1.b0e2634000000p-79;
+constexpr double kF4 = 0x1.f97b57a079a19p-115;
+
+// 2^(i/4096), i = 0..63, as double-double.
+constexpr DoubleDouble kExp2Fine[64] = {
+    {0x1.0000000000000p+0, 0x0.0p+0},
+    {0x1.000b175effdc7p+0, 0x1.ae8e38c59c72ap-54},
+    {0x1.00162f3904052p+0, -0x1.7b5d0d58ea8f4p-58},
+    {0x1.0021478e11ce6p+0, 0x1.4115cb6b16a8ep-54},
+    {0x1.002c605e2e8cfp+0, -0x1.d7c96f201bb2fp-55},
+    {0x1.003779a95f959p+0, 0x1.84711d4c35e9fp-54},
+    {0x1.0042936faa3d8p+0, -0x1.0484245243777p-55},
+    {0x1.004dadb113da0p+0, -0x1.4b237da2025f9p-54},
+    {0x1.0058c86da1c0ap+0, -0x1.5e00e62d6b30dp-56},
+    {0x1.0063e3a559473p+0, 0x1.a1d6cedbb9481p-54},
+    {0x1.006eff583fc3dp+0, -0x1.4acf197a00142p-54},
+    {0x1.007a1b865a8cap+0, -0x1.eaf2ea42391a5p-57},
+    {0x1.0085382faef83p+0, 0x1.da93f90835f75p-56},
+    {0x1.00905554425d4p+0, -0x1.6a79084ab093cp-55},
+    {0x1.009b72f41a12bp+0, 0x1.86364f8fbe8f8p-54},
+    {0x1.00a6910f3b6fdp+0, -0x1.82e8e14e3110ep-55},
+    {0x1.00b1afa5abcbfp+0, -0x1.4f6b2a7609f71p-55},
+    {0x1.00bcceb7707ecp+0, -0x1.e1a258ea8f71bp-56},
+    {0x1.00c7ee448ee02p+0, 0x1.4362ca5bc26f1p-56},
+    {0x1.00d30e4d0c483p+0, 0x1.095a56c919d02p-54},
+    {0x1.00de2ed0ee0f5p+0, -0x1.406ac4e81a645p-57},
+    {0x1.00e94fd0398e0p+0, 0x1.b5a6902767e09p-54},
+    {0x1.00f4714af41d3p+0, -0x1.91b2060859321p-54},
+    {0x1.00ff93412315cp+0, 0x1.427068ab22306p-55},
+    {0x1.010ab5b2cbd11p+0, 0x1.c1d0660524e08p-54},
+    {0x1.0115d89ff3a8bp+0, -0x1.e7bdfb3204be8p-54},
+    {0x1.0120fc089ff63p+0, 0x1.843aa8b9cbbc6p-55},
+    {0x1.012c1fecd613bp+0, -0x1.34104ee7edae9p-56},
+    {0x1.0137444c9b5b5p+0, -0x1.2b6aeb6176892p-56},
+    {0x1.01426927f5278p+0, 0x1.a8cd33b8a1bb3p-56},
+    {0x1.014d8e7ee8d2fp+0, 0x1.2edc08e5da99ap-56},
+    {0x1.0158b4517bb88p+0, 0x1.57ba2dc7e0c73p-55},
+    {0x1.0163da9fb3335p+0, 0x1.b61299ab8cdb7p-54},
+    {0x1.016f0169949edp+0, -0x1.90565902c5f44p-54},
+    {0x1.017a28af25567p+0, 0x1.70fc41c5c2d53p-55},
+    {0x1.018550706ab62p+0, 0x1.4b9a6e145d76cp-54},
+    {0x1.019078ad6a19fp+0, -0x1.008eff5142bf9p-56},
+    {0x1.019ba16628de2p+0, -0x1.77669f033c7dep-54},
+    {0x1.01a6ca9aac5f3p+0, -0x1.09bb78eeead0ap-54},
+    {0x1.01b1f44af9f9ep+0, 0x1.371231477ece5p-54},
+    {0x1.01bd1e77170b4p+0, 0x1.5e7626621eb5bp-56},
+    {0x1.01c8491f08f08p+0, -0x1.bc72b100828a5p-54},
+    {0x1.01d37442d5070p+0, -0x1.ce39cbbab8bbep-57},
+    {0x1.01de9fe280ac8p+0, 0x1.16996709da2e2p-55},
+    {0x1.01e9cbfe113efp+0, -0x1.c11f5239bf535p-55},
+    {0x1.01f4f8958c1c6p+0, 0x1.e1d4eb5edc6b3p-55},
+    {0x1.020025a8f6a35p+0, -0x1.afb99946ee3f0p-54},
+    {0x1.020b533856324p+0, -0x1.8f06d8a148a32p-54},
+    {0x1.02168143b0281p+0, -0x1.2bf310fc54eb6p-55},
+    {0x1.0221afcb09e3ep+0, -0x1.c95a035eb4175p-54},
+    {0x1.022cdece68c4fp+0, -0x1.491793e46834dp-54},
+    {0x1.02380e4dd22adp+0, -0x1.3e8d0d9c49091p-56},
+    {0x1.02433e494b755p+0, -0x1.314aa16278aa3p-54},
+    {0x1.024e6ec0da046p+0, 0x1.48daf888e9651p-55},
+    {0x1.02599fb483385p+0, 0x1.56dc8046821f4p-55},
+    {0x1.0264d1244c719p+0, 0x1.45b42356b9d47p-54},
+    {0x1.027003103b10ep+0, -0x1.082ef51b61d7ep-56},
+    {0x1.027b357854772p+0, 0x1.2106ed0920a34p-56},
+    {0x1.0286685c9e059p+0, -0x1.fd4cf26ea5d0fp-54},
+    {0x1.02919bbd1d1d8p+0, -0x1.09f8775e78084p-54},
+    {0x1.029ccf99d720ap+0, 0x1.64cbba902ca27p-58},
+    {0x1.02a803f2d170dp+0, 0x1.4383ef231d207p-54},
+    {0x1.02b338c811703p+0, 0x1.4a47a505b3a47p-54},
+    {0x1.02be6e199c811p+0, 0x1.e47120223467fp-54},
+};
+
 // 2^(j/64) as double-double (hi + lo, |lo| <= ulp(hi)/2; the pair is within 2^-106 relative).
 constexpr DoubleDouble kExp2[64] = {
     {0x1.0000000000000p+0, 0x0.0p+0},
@@ -89,23 +166,17 @@ constexpr DoubleDouble kExp2[64] = {
     {0x1.fa7c1819e90d8p+0, 0x1.74853f3a5931ep-55},
 };
 
-// 1/k! for k = 1..7 as double-double, and k = 8..14 rounded to binary64 (their terms are below
-// 2^-60 relative, so a binary64 coefficient error stays below 2^-113).
-constexpr DoubleDouble kInvFactDD[8] = {
-    {0, 0},
-    {0x1.0000000000000p+0, 0},
-    {0x1.0000000000000p-1, 0},
-    {0x1.5555555555555p-3, 0x1.5555555555555p-57},
-    {0x1.5555555555555p-5, 0x1.5555555555555p-59},
-    {0x1.1111111111111p-7, 0x1.1111111111111p-63},
-    {0x1.6c16c16c16c17p-10, -0x1.f49f49f49f49fp-65},
-    {0x1.a01a01a01a01ap-13, 0x1.a01a01a01a01ap-73},
-};
-constexpr double kInvFactTail[15] = {
-    0, 0, 0, 0, 0, 0, 0, 0,
-    0x1.a01a01a01a01ap-16, 0x1.71de3a556c734p-19, 0x1.27e4fb7789f5cp-22, 0x1.ae64567f544e4p-26,
-    0x1.1eed8eff8d898p-29, 0x1.6124613a86d09p-33, 0x1.93974a8c07c9dp-37,
-};
+// 1/k! rounded to binary64 (k = 1..7); 1/6 also as double-double for the one term whose
+// coefficient needs more than binary64 precision in the double-double stage.
+constexpr double kInvFact[8] = {0,
+                                0x1.0000000000000p+0,
+                                0x1.0000000000000p-1,
+                                0x1.5555555555555p-3,
+                                0x1.5555555555555p-5,
+                                0x1.1111111111111p-7,
+                                0x1.6c16c16c16c17p-10,
+                                0x1.a01a01a01a01ap-13};
+constexpr DoubleDouble kInvFact3 = {0x1.5555555555555p-3, 0x1.5555555555555p-57};
 
 struct Reduction {
   double n;  // 64 k + j as an exact double
@@ -114,7 +185,10 @@ struct Reduction {
 };
 
 Reduction reduce(double x) {
-  const double n = std::nearbyint(x * kInvL);
+  // Round to the nearest integer by adding and removing 1.5 * 2^52 (|x * 64/ln2| < 2^17);
+  // std::nearbyint would save and restore the floating-point environment on every call.
+  constexpr double kShifter = 0x1.8p52;
+  const double n = (x * kInvL + kShifter) - kShifter;
   const auto big_n = static_cast<long>(n);
   const int j = static_cast<int>(big_n & 63);
   return {n, j, static_cast<int>((big_n - j) / 64)};
@@ -155,9 +229,7 @@ double exp_core_double(double x, int& k) {
   k = d.k;
   const double r = (x - d.n * kC1) - d.n * kC2;
   const double p =
-      r + r * r *
-              (kInvFactDD[2].hi +
-               r * (kInvFactDD[3].hi + r * (kInvFactDD[4].hi + r * (kInvFactDD[5].hi + r * kInvFactDD[6].hi))));
+      r + r * r * (kInvFact[2] + r * (kInvFact[3] + r * (kInvFact[4] + r * (kInvFact[5] + r * kInvFact[6]))));
   const double t = kExp2[d.j].hi;
   // Error: table 2^-53, two final roundings 2^-53 each, reduction and series below 2^-57:
   // under 2^-51.3 relative; callers use 2^-48.
@@ -174,25 +246,33 @@ ExpEnclosure exp_enclosure_double(double x) {
 }
 
 ExpEnclosure exp_enclosure_dd(double x) {
-  const Reduction d = reduce(x);
-  DoubleDouble r = two_sum(x, -d.n * kC1);
-  r = dd_add(r, {-d.n * kC2, 0});
-  r = dd_add(r, {-d.n * kC3, 0});
-  r = dd_add(r, {-d.n * kC4, 0});
-  double tail = kInvFactTail[14];
-  for (int k = 13; k >= 8; --k) tail = tail * r.hi + kInvFactTail[k];
-  DoubleDouble q{tail, 0};
-  for (int k = 7; k >= 1; --k) q = dd_add(dd_mul(q, r), kInvFactDD[k]);
-  const DoubleDouble p = dd_mul(q, r);  // e^r - 1, truncation error r^15/15! < 2^-150
-  const DoubleDouble t = kExp2[d.j];
-  const DoubleDouble y = dd_add(t, dd_mul(t, p));
-  // Each double-double operation is within a few 2^-106 relative; about 25 of them keep the
-  // total under 2^-100. The enclosure uses 2^-96. y.hi in [0.99, 2.03]: y.hi * 2^53 is an integer.
+  // n = 4096 k + 64 j + i by adding and removing 1.5 * 2^52 (|x * 4096/ln2| < 2^23).
+  constexpr double kShifter = 0x1.8p52;
+  const double n = (x * kInvFineL + kShifter) - kShifter;
+  const auto big_n = static_cast<long>(n);
+  const int ji = static_cast<int>(big_n & 4095);
+  const int k = static_cast<int>((big_n - ji) / 4096);
+  DoubleDouble r = two_sum(x, -n * kF1);
+  r = dd_add(r, {-n * kF2, 0});
+  r = dd_add(r, {-n * kF3, 0});
+  r = dd_add(r, {-n * kF4, 0});
+  // e^r - 1 = r (1 + r (1/2 + r (1/6 + t))) with |r| < 2^-13.4: t = r/24 + ... + r^4/5040 in
+  // binary64 (its error is scaled by r^3 < 2^-40), truncation r^8/8! < 2^-120.
+  const double t = r.hi * (kInvFact[4] + r.hi * (kInvFact[5] + r.hi * (kInvFact[6] + r.hi * kInvFact[7])));
+  DoubleDouble q = dd_add(kInvFact3, {t, 0});
+  q = dd_add(dd_mul(q, r), {0.5, 0});
+  q = dd_add(dd_mul(q, r), {1.0, 0});
+  const DoubleDouble p = dd_mul(q, r);
+  const DoubleDouble table = dd_mul(kExp2[ji >> 6], kExp2Fine[ji & 63]);
+  const DoubleDouble y = dd_add(table, dd_mul(table, p));
+  // Each double-double operation is within a few 2^-106 relative; about 12 of them and the two
+  // tables (2^-106 each) keep the total under 2^-100. The enclosure uses 2^-96.
+  // y.hi in [0.999, 2.001]: y.hi * 2^53 is an integer.
   const auto hi = static_cast<std::uint64_t>(y.hi * 0x1p53);
   const auto lo = static_cast<std::int64_t>(y.lo * 0x1p110);  // truncated: one more unit of error
   const u128 m = (static_cast<u128>(hi) << 57) + static_cast<u128>(static_cast<s128>(lo));
   const u128 err = (m >> 96) + 4;
-  return {m - err, m + err, d.k - 110};
+  return {m - err, m + err, k - 110};
 }
 
 BigExpEnclosure exp_enclosure_mp(double x, int bits) {

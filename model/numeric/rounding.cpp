@@ -120,7 +120,7 @@ std::uint64_t round_hif8(const FloatFormat& f, bool negative, u128 sig, int exp,
 // TCVT-to-E8M0 rule of asl/arch/profile/e8m0-conversion.asl, used for every E8M0 result.
 std::uint64_t round_e8m0(bool negative, u128 sig, int exp, bool sticky, RoundingMode rm, bool saturate,
                          NumericFlags& flags) {
-  if (negative || (sig == 0 && !sticky)) {
+  if (negative || sig == 0) {
     flags |= kFlagNV;
     return 0xFF;
   }
@@ -146,12 +146,13 @@ std::uint64_t round_e8m0(bool negative, u128 sig, int exp, bool sticky, Rounding
     case RoundingMode::RNE:
     case RoundingMode::RNA:
     case RoundingMode::RHB: {
-      // Geometric midpoint: compare value^2 with 2^(2*floor+1) on the top 64 bits. An odd power
-      // of two is never a square, so the ASL tie branches cannot be reached.
-      bool low_sticky = sticky;
-      const auto top = static_cast<std::uint64_t>(shift_right_sticky(sig, nb > 64 ? nb - 64 : 0, low_sticky));
-      const int h = bit_length(top) - 1;
-      up = static_cast<u128>(top) * top > (u128{1} << (2 * h + 1));
+      // Geometric midpoint: up iff value > sqrt(2) * 2^floor_exp, i.e. the significand aligned to
+      // 127 bits exceeds floor(sqrt(2) * 2^126). An odd power of two is never a square, so the
+      // ASL's exact-tie branches cannot be reached. Equal aligned bits plus a sticky remainder
+      // (a value within 2^-126 relative of sqrt(2) * 2^k, which no caller produces) count as above.
+      const u128 kSqrt2 = (static_cast<u128>(0x5A827999FCEF3242) << 64) | 0x2CBEC4D9BAA55F4F;
+      const u128 aligned = sig << (127 - nb);
+      up = aligned > kSqrt2 || (aligned == kSqrt2 && sticky);
       break;
     }
   }

@@ -13,7 +13,9 @@ namespace ptosim::model::numeric {
 
 /// Rounds the exact value (-1)^negative * (sig + s) * 2^exp, where s = 0 when !sticky and
 /// 0 < s < 1 otherwise, to format `f` under `rm`. 0 < sig < 2^127, or sig == 0 with !sticky for
-/// an exact zero, which yields the zero of that sign (E8M0: NaN with NV). Overflow follows the
+/// an exact zero, which yields the zero of that sign (E8M0: NaN with NV). With `sticky` the unit
+/// 2^exp must lie below the rounding position (sig carries at least two bits more than the
+/// format's precision), so that s only decides between "exact" and "just above". Overflow follows the
 /// mode (to infinity or to the largest finite value); Inf-less formats substitute NaN (E4M3) or
 /// the largest finite value; `saturate` clamps every overflow to the largest finite value.
 /// Tininess is detected after rounding; UF is raised when tiny and inexact. Flags are ORed in.

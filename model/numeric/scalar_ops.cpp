@@ -53,47 +53,36 @@ std::uint64_t dispatch(DataType t, F&& f) {
   throw std::invalid_argument("numeric: reserved DataType code");
 }
 
-enum class Op { Add, Sub, Mul, Div, Max, Min };
-
-std::uint64_t binary(Op op, DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
+// Masks both operands to the lane type of t and applies `op(TypedOps<T>{}, x, y, flags)`.
+template <typename Op>
+std::uint64_t binary(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags, Op op) {
   return dispatch(t, [&](auto tag) -> std::uint64_t {
     constexpr DataType T = decltype(tag)::value;
-    using Ops = TypedOps<T>;
-    using L = typename Ops::Lane;
+    using L = typename TypedOps<T>::Lane;
     constexpr std::uint64_t m = typed_detail::kLaneMask<T>;
-    const auto x = static_cast<L>(a & m);
-    const auto y = static_cast<L>(b & m);
-    switch (op) {
-      case Op::Add: return Ops::add(x, y, flags);
-      case Op::Sub: return Ops::sub(x, y, flags);
-      case Op::Mul: return Ops::mul(x, y, flags);
-      case Op::Div: return Ops::div(x, y, flags);
-      case Op::Max: return Ops::max(x, y, flags);
-      case Op::Min: return Ops::min(x, y, flags);
-    }
-    return 0;
+    return op(TypedOps<T>{}, static_cast<L>(a & m), static_cast<L>(b & m), flags);
   });
 }
 
 }  // namespace
 
 std::uint64_t add(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
-  return binary(Op::Add, t, a, b, flags);
+  return binary(t, a, b, flags, [](auto ops, auto x, auto y, NumericFlags& f) { return decltype(ops)::add(x, y, f); });
 }
 std::uint64_t sub(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
-  return binary(Op::Sub, t, a, b, flags);
+  return binary(t, a, b, flags, [](auto ops, auto x, auto y, NumericFlags& f) { return decltype(ops)::sub(x, y, f); });
 }
 std::uint64_t mul(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
-  return binary(Op::Mul, t, a, b, flags);
+  return binary(t, a, b, flags, [](auto ops, auto x, auto y, NumericFlags& f) { return decltype(ops)::mul(x, y, f); });
 }
 std::uint64_t div(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
-  return binary(Op::Div, t, a, b, flags);
+  return binary(t, a, b, flags, [](auto ops, auto x, auto y, NumericFlags& f) { return decltype(ops)::div(x, y, f); });
 }
 std::uint64_t max(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
-  return binary(Op::Max, t, a, b, flags);
+  return binary(t, a, b, flags, [](auto ops, auto x, auto y, NumericFlags& f) { return decltype(ops)::max(x, y, f); });
 }
 std::uint64_t min(DataType t, std::uint64_t a, std::uint64_t b, NumericFlags& flags) {
-  return binary(Op::Min, t, a, b, flags);
+  return binary(t, a, b, flags, [](auto ops, auto x, auto y, NumericFlags& f) { return decltype(ops)::min(x, y, f); });
 }
 
 std::uint64_t add(DataType t, std::uint64_t a, std::uint64_t b, RoundingMode rm, NumericFlags& flags) {

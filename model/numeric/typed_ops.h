@@ -380,8 +380,9 @@ struct Fp32Ops {
 };
 
 // ---------------------------------------------------------------------------------------------
-// FP64: host arithmetic; exactness from TwoSum or from the integer significands. Results that
-// overflow or are tiny go to the exact path (the host's underflow status is not consulted).
+// FP64: host arithmetic; exactness from TwoSum or from the integer significands. Products and
+// quotients that overflow or are at most the smallest normal (possibly tiny) go to the exact path;
+// the host's status flags are never consulted.
 struct Fp64Ops {
   using Lane = std::uint64_t;
   using MM = KeyMinMax<DataType::FP64, 63, ~std::uint64_t{0}, 52, 0x7FF, std::uint64_t{1} << 51,
