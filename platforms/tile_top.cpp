@@ -35,10 +35,10 @@ model::FragmentData unpack(const model::TileDescriptor& d, const std::vector<std
 
 }  // namespace
 
-TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& params, model::AllocationPolicy policy,
+TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& params, model::AllocationSpec allocation,
                  bool timing_only)
     : sc_core::sc_module(name),
-      dispatcher("dispatcher", params.dispatch, params.clock, policy, timing_only),
+      dispatcher("dispatcher", params.dispatch, params.clock, allocation, timing_only),
       sfu("sfu", params.sfu, params.clock, params.sim),
       cube("cube", params.cube, params.clock, params.sim),
       shared_memory("shared_memory", model::kSharedTileCount, am::kSharedSlotStride, params.shared_memory, params.clock),

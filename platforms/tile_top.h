@@ -23,7 +23,7 @@ namespace ptosim::platforms {
 
 class TileTop : public sc_core::sc_module {
  public:
-  TileTop(sc_core::sc_module_name name, const model::PlatformParams& params, model::AllocationPolicy policy,
+  TileTop(sc_core::sc_module_name name, const model::PlatformParams& params, model::AllocationSpec allocation,
           bool timing_only);
 
   engines::BundleDispatcher dispatcher;

@@ -64,7 +64,7 @@ class BundleDispatcher::DebugReader : public model::IPayloadReader {
 };
 
 BundleDispatcher::BundleDispatcher(sc_core::sc_module_name name, const model::DispatchParams& params,
-                                   const model::ClockParams& clock, model::AllocationPolicy policy, bool timing_only)
+                                   const model::ClockParams& clock, model::AllocationSpec allocation, bool timing_only)
     : sc_core::sc_module(name),
       sfu_cmd_initiator_socket("sfu_cmd_initiator_socket"),
       cube_cmd_initiator_socket("cube_cmd_initiator_socket"),
@@ -72,7 +72,7 @@ BundleDispatcher::BundleDispatcher(sc_core::sc_module_name name, const model::Di
       m_params(params),
       m_clock(clock),
       m_timing_only(timing_only),
-      m_state(policy),
+      m_state(allocation.policy, allocation.queue_depth),
       m_reader(std::make_unique<DebugReader>(dbg_initiator_socket)),
       m_pending_writes(model::kLocalTileCount + model::kSharedTileCount, 0),
       m_pending_reads(model::kLocalTileCount + model::kSharedTileCount, 0) {

@@ -63,7 +63,7 @@ class BundleDispatcher : public sc_core::sc_module {
 
   SC_HAS_PROCESS(BundleDispatcher);
   BundleDispatcher(sc_core::sc_module_name name, const model::DispatchParams& params, const model::ClockParams& clock,
-                   model::AllocationPolicy policy, bool timing_only);
+                   model::AllocationSpec allocation, bool timing_only);
   ~BundleDispatcher() override;
 
   /// The program; must be set before simulation starts.

@@ -35,7 +35,7 @@ NumericFlags execute_plan(const ExecPlan& plan, const PePayloads& io) {
   return plan.engine() == Engine::Cube ? cube_execute(plan, io) : sfu_execute(plan, io);
 }
 
-FunctionalMachine::FunctionalMachine(AllocationPolicy policy) : m_state(policy) {}
+FunctionalMachine::FunctionalMachine(AllocationPolicy policy, unsigned queue_depth) : m_state(policy, queue_depth) {}
 
 BundleOutcome FunctionalMachine::execute(const Bundle& b) {
   BundleOutcome out;

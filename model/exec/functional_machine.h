@@ -31,7 +31,7 @@ using FragmentData = std::vector<std::optional<std::uint64_t>>;
 
 class FunctionalMachine {
  public:
-  explicit FunctionalMachine(AllocationPolicy policy = AllocationPolicy::Asl);
+  explicit FunctionalMachine(AllocationPolicy policy = AllocationPolicy::Asl, unsigned queue_depth = kHandSize);
 
   /// Runs one completed bundle: strict no-op, fault with no effect, or atomic commit.
   BundleOutcome execute(const Bundle& b);

@@ -36,7 +36,19 @@ std::optional<AllocationPolicy> allocation_policy_from_name(std::string_view nam
 bool LocalTile::valid_region_defined(int pe) const { return region_defined(defined[pe], desc); }
 bool SharedTile::valid_region_defined() const { return region_defined(defined, desc); }
 
-TileState::TileState(AllocationPolicy policy) : m_policy(policy) {
+std::optional<AllocationSpec> allocation_spec_from_text(std::string_view text) {
+  if (const auto p = allocation_policy_from_name(text)) return AllocationSpec{*p, kHandSize};
+  if (text.substr(0, 6) != "queue:" || text.size() < 7 || text.size() > 8) return std::nullopt;
+  unsigned depth = 0;
+  for (char c : text.substr(6)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    depth = depth * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (depth < 1 || depth > kHandSize) return std::nullopt;
+  return AllocationSpec{AllocationPolicy::Queue, depth};
+}
+
+TileState::TileState(AllocationPolicy policy, unsigned queue_depth) : m_policy(policy), m_queue_depth(queue_depth) {
   for (unsigned hand = 0; hand < 4; ++hand)
     for (unsigned k = 0; k < kHandSize; ++k) m_order[hand][k] = static_cast<std::uint8_t>(hand * kHandSize + k);
 }
@@ -82,10 +94,10 @@ Status TileState::check_allocation(const std::vector<DestinationRequest>& reques
         return fault(FaultCode::TileAllocation, std::string("no free register in hand ") + hand +
                                                     " (allocation policy asl never releases a register)");
     } else {
-      // The oldest entry (X#16) is released and becomes the new X#1.
+      // The oldest entry (X#depth) is released and becomes the new X#1.
       auto& q = order[req.hand];
-      slot = q[kHandSize - 1];
-      for (unsigned k = kHandSize - 1; k > 0; --k) q[k] = q[k - 1];
+      slot = q[m_queue_depth - 1];
+      for (unsigned k = m_queue_depth - 1; k > 0; --k) q[k] = q[k - 1];
       q[0] = static_cast<std::uint8_t>(slot);
       for (int pe = 0; pe < kPeCount; ++pe)
         if (slots[slot].allocated && slots[slot].mask.has(pe)) in_use[pe] -= slots[slot].bytes;
@@ -116,8 +128,8 @@ Result<std::vector<TileRef>> TileState::allocate(const std::vector<DestinationRe
       }
     } else {
       auto& q = m_order[req.hand];
-      const std::uint8_t slot = q[kHandSize - 1];
-      for (unsigned k = kHandSize - 1; k > 0; --k) q[k] = q[k - 1];
+      const std::uint8_t slot = q[m_queue_depth - 1];
+      for (unsigned k = m_queue_depth - 1; k > 0; --k) q[k] = q[k - 1];
       q[0] = slot;
       index = req.hand * kHandSize;
       // Older names now refer to the shifted slots; every earlier result is one position older.

@@ -28,6 +28,14 @@ enum class AllocationPolicy : std::uint8_t {
 const char* allocation_policy_name(AllocationPolicy p);
 std::optional<AllocationPolicy> allocation_policy_from_name(std::string_view name);
 
+/// A policy with its queue depth: "asl", "queue" (16 entries per hand) or "queue:N" (N = 1..16
+/// entries per hand: X#N is the oldest kept, X#(N+1) and beyond are never allocated).
+struct AllocationSpec {
+  AllocationPolicy policy = AllocationPolicy::Asl;
+  unsigned queue_depth = 16;
+};
+std::optional<AllocationSpec> allocation_spec_from_text(std::string_view text);
+
 /// Per-element definedness of one payload fragment, indexed by logical row-major index r*cols + c.
 using Definedness = std::vector<std::uint8_t>;
 
@@ -62,7 +70,7 @@ struct DestinationRequest {
 
 class TileState {
  public:
-  explicit TileState(AllocationPolicy policy = AllocationPolicy::Asl);
+  explicit TileState(AllocationPolicy policy = AllocationPolicy::Asl, unsigned queue_depth = kHandSize);
 
   AllocationPolicy policy() const { return m_policy; }
 
@@ -110,6 +118,7 @@ class TileState {
 
  private:
   AllocationPolicy m_policy;
+  unsigned m_queue_depth;
   std::array<LocalTile, kLocalTileCount> m_local{};
   std::array<SharedTile, kSharedTileCount> m_shared{};
   /// Queue policy: m_order[hand][k] = physical slot holding X#(k+1). Identity under Asl.

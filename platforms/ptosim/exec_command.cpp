@@ -45,7 +45,7 @@ int exec_command(const Args& args) {
     return 2;
   }
 
-  model::FunctionalMachine machine(scenario.policy);
+  model::FunctionalMachine machine(scenario.allocation.policy, scenario.allocation.queue_depth);
   for (const ScenarioTile& t : scenario.tiles) {
     if (t.ref.is_shared())
       machine.load_shared(t.ref.index, t.desc, t.desc.pe_mask, t.data[0]);

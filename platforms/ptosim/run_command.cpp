@@ -29,7 +29,7 @@ struct RunOptions {
   std::string program;
   std::string config;
   std::vector<std::string> sets;
-  model::AllocationPolicy policy = model::AllocationPolicy::Queue;
+  model::AllocationSpec allocation{model::AllocationPolicy::Queue, model::kHandSize};
   bool timing_only = false;
   std::string vcd;
   std::string fst;
@@ -47,7 +47,8 @@ void usage(std::ostream& os) {
   os << "usage: ptosim run PROGRAM [options]\n"
         "  --config FILE          platform configuration (JSON); default: the embedded A2/A3-class platform\n"
         "  --set KEY=VALUE        override one parameter (repeatable); see 'ptosim config'\n"
-        "  --allocation asl|queue destination register policy (default queue; see docs/user-guide.md)\n"
+        "  --allocation P         destination register policy: asl, queue or queue:N (default queue;\n"
+        "                         see docs/user-guide.md)\n"
         "  --timing-only          simulate timing without computing values\n"
         "  --vcd FILE             write a VCD trace (and FILE.gtkw for GTKWave)\n"
         "  --fst FILE             write an FST trace (via vcd2fst) and FILE.gtkw\n"
@@ -84,12 +85,12 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
     } else if (a == "--allocation") {
       std::string s;
       if (!value(s)) return false;
-      const auto p = model::allocation_policy_from_name(s);
+      const auto p = model::allocation_spec_from_text(s);
       if (!p) {
-        error = "--allocation: expected asl or queue, got '" + s + "'";
+        error = "--allocation: expected asl, queue or queue:N (N = 1..16), got '" + s + "'";
         return false;
       }
-      o.policy = *p;
+      o.allocation = *p;
     } else if (a == "--timing-only") {
       o.timing_only = true;
     } else if (a == "--vcd") {
@@ -197,7 +198,7 @@ int simulate(const RunOptions& o) {
     return 2;
   }
 
-  TileTop top("top", config.params, o.policy, o.timing_only);
+  TileTop top("top", config.params, o.allocation, o.timing_only);
   for (const ProgramTile& t : program.tiles) {
     if (t.ref.is_shared())
       top.load_shared(t.ref.index, t.desc, t.desc.pe_mask, t.data[0]);

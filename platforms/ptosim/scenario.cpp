@@ -106,9 +106,9 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
       return it.key() + ": unknown field";
   if (doc.contains("allocation")) {
     const Json& a = doc["allocation"];
-    const auto policy = a.is_string() ? model::allocation_policy_from_name(a.get<std::string>()) : std::nullopt;
-    if (!policy) return "allocation: expected \"asl\" or \"queue\", got " + a.dump();
-    out.policy = *policy;
+    const auto spec = a.is_string() ? model::allocation_spec_from_text(a.get<std::string>()) : std::nullopt;
+    if (!spec) return "allocation: expected \"asl\", \"queue\" or \"queue:N\" (N = 1..16), got " + a.dump();
+    out.allocation = *spec;
   }
   if (!doc.contains("program") || !doc["program"].is_string()) return "program: required string";
   out.program = doc["program"].get<std::string>();

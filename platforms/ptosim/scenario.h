@@ -20,7 +20,7 @@ struct ScenarioTile {
 };
 
 struct Scenario {
-  model::AllocationPolicy policy = model::AllocationPolicy::Asl;
+  model::AllocationSpec allocation;
   std::vector<ScenarioTile> tiles;
   std::array<std::array<std::uint64_t, model::kGprCount>, model::kPeCount> gprs{};
   model::NumericFlags status = 0;

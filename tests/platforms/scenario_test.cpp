@@ -32,7 +32,8 @@ TEST_CASE("Scenario tiles: ordinary and CUBE descriptors, data and per-PE overri
     "status": ["NX"],
     "program": "" })");
   REQUIRE(platforms::parse_scenario(doc, s) == "");
-  CHECK(s.policy == model::AllocationPolicy::Queue);
+  CHECK(s.allocation.policy == model::AllocationPolicy::Queue);
+  CHECK(s.allocation.queue_depth == 16);
   CHECK(s.tiles[0].data[0][0] == 0xFFu);
   CHECK(s.tiles[0].data[2][0] == 0u);
   CHECK_FALSE(s.tiles[0].data[0][4].has_value());

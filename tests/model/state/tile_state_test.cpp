@@ -194,3 +194,20 @@ TEST_CASE("Queue allocation: newest result is X#1, older ones shift, X#16 is rel
   CHECK((*both)[1].name() == "T#1");
   CHECK(s.local(1).desc.valid_rows == 7);
 }
+
+TEST_CASE("A shallower queue releases X#depth; the policy text names it", "[state]") {
+  CHECK(allocation_spec_from_text("asl")->policy == AllocationPolicy::Asl);
+  CHECK(allocation_spec_from_text("queue")->queue_depth == 16);
+  CHECK(allocation_spec_from_text("queue:2")->queue_depth == 2);
+  CHECK_FALSE(allocation_spec_from_text("queue:0"));
+  CHECK_FALSE(allocation_spec_from_text("queue:17"));
+  CHECK_FALSE(allocation_spec_from_text("queue:x"));
+  CHECK_FALSE(allocation_spec_from_text("lifo"));
+  TileState s(AllocationPolicy::Queue, 2);
+  TileDescriptor d = row_major(DataType::FP32, 65536, 64, 256, 64);
+  for (int i = 0; i < 10; ++i) REQUIRE(s.allocate({{0, d}}));  // 64 KiB results: only two stay alive
+  CHECK(s.capacity_in_use() == 2 * 65536);
+  CHECK(s.local(0).allocated);
+  CHECK(s.local(1).allocated);
+  CHECK_FALSE(s.local(2).allocated);
+}
