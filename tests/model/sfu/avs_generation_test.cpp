@@ -263,5 +263,37 @@ TEST_CASE("tile-exec-generation-operations-001", "[sfu][avs]") {
   CHECK(at(f, fd, 2, 2) == 9u);
 }
 
+TEST_CASE("tile-static-generation-contract-001", "[sfu][avs]") {
+  // The generation unit's contract: exact results and no flags; TCI and TTRI leave padding Null
+  // even when the TSize has room, TFILLPAD defines the whole physical tile.
+  Machine m;
+  m.gpr(1, 0xFFFFFFFF);
+  const BundleOutcome tci = m.run1("BSTART.SFU TCI, U32\nB.DIM zero, 3, ->LB0\nB.DIM zero, 4, ->LB2\n"
+                                   "B.IOR r1, zero, zero, ->zero\nB.IOT mask=1111, last, ->T<2>\nBSTOP\n");
+  REQUIRE(tci.kind == BundleOutcome::Kind::Committed);
+  CHECK(tci.flags == 0);
+  const auto seq = m.read(tci.destinations[0].index);
+  CHECK(seq[0] == 0xFFFFFFFFu);
+  CHECK(seq[1] == 0u);
+  CHECK(seq[2] == 1u);
+  for (std::size_t i = 3; i < seq.size(); ++i) CHECK_FALSE(seq[i]);
+  const BundleOutcome tri = m.run1("BSTART.SFU TTRI, FP32\nB.DIM zero, 1, ->LB0\nB.DIM zero, 2, ->LB1\nB.DIM zero, 2, ->LB2\n"
+                                   "B.IOT mask=1111, last, ->T<1>\nBSTOP\n");
+  REQUIRE(tri.kind == BundleOutcome::Kind::Committed);
+  CHECK(tri.flags == 0);
+  const auto t = m.read(tri.destinations[0].index);
+  CHECK(t[0] == 0x3F800000u);
+  CHECK(t[2] == 0x3F800000u);
+  CHECK_FALSE(t[1]);
+  const BundleOutcome fill = m.run1("BSTART.SFU TFILLPAD, FP32\nB.DIM zero, 2, ->LB0\nB.DIM zero, 3, ->LB1\n"
+                                    "B.IOR r1, zero, zero, ->zero\nB.IOT T#2, mask=1111, last, ->T<1>\nBSTOP\n");
+  REQUIRE(fill.kind == BundleOutcome::Kind::Committed);
+  CHECK(fill.flags == 0);
+  const auto f = m.read(fill.destinations[0].index);
+  CHECK(f[0] == 0x3F800000u);
+  CHECK(f[4] == 0xFFFFFFFFu);  // the raw pad scalar: an FP32 NaN encoding, copied as bits
+  for (const auto& e : f) CHECK(e);
+}
+
 }  // namespace
 }  // namespace ptosim::model
