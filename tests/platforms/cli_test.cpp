@@ -236,3 +236,40 @@ TEST_CASE("ptosim config prints the effective configuration and rejects bad keys
   CHECK(run_bad.status == 2);
   CHECK(run_bad.err.find("local_memory.ports") != std::string::npos);
 }
+
+TEST_CASE("ptosim asm --hex prints each encoding with its canonical text", "[cli]") {
+  const std::string src = write("prog.s", "BSTART.SFU TROWSUM, FP32\nB.DIM LB0=16\nB.IOT T#1, mask=1111, last, ->T<1>\nC.BSTOP\n");
+  const Outcome r = run("asm " + src + " --hex");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("0c019181  BSTART.SFU TROWSUM, FP32") != std::string::npos);
+  CHECK(r.out.find("01000043  B.DIM zero, 16, ->LB0") != std::string::npos);
+  CHECK(r.out.find("0008de13  B.IOT T#1, mask=1111, last, ->T<1>") != std::string::npos);
+  CHECK(r.out.find("0000  C.BSTOP") != std::string::npos);
+}
+
+TEST_CASE("ptosim asm -o and ptosim disasm round-trip a program bit for bit", "[cli]") {
+  const std::string src = write("round.s",
+                                "BSTART.TMATMUL.ACC FP16\nB.DATR dtype=FP16\nB.FPATR\nB.DIM zero, 32, ->LB0\n"
+                                "B.IOT M#1, T#2, mask=1111\nB.IOT U#2, mask=1111, last, ->M<8>\nL.BSTOP\n");
+  const std::string bin = temp_path("round.bin"), bin2 = temp_path("round2.bin");
+  REQUIRE(run("asm " + src + " -o " + bin).status == 0);
+  const std::string bytes = slurp(bin);
+  CHECK(bytes.size() == 6 * 4 + 8);  // six 32-bit words and one 64-bit L.BSTOP
+  CHECK(static_cast<unsigned char>(bytes[0]) == 0x81);  // little-endian: BSTART.TMATMUL.ACC FP16 = 0x20231181
+  const Outcome dis = run("disasm " + bin);
+  INFO(dis.err);
+  REQUIRE(dis.status == 0);
+  CHECK(dis.out.find("BSTART.TMATMUL.ACC FP16") != std::string::npos);
+  const std::string again = write("round_again.s", dis.out);
+  REQUIRE(run("asm " + again + " -o " + bin2).status == 0);
+  CHECK(slurp(bin2) == bytes);
+}
+
+TEST_CASE("ptosim asm and disasm report bad input precisely", "[cli]") {
+  const Outcome bad = run("asm " + write("bad.s", "BSTART.SFU TROWSUM, FP32\nB.IOT T#1, mask=11x1, last\n") + " --hex");
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("bad.s:2:") != std::string::npos);
+  CHECK(run("asm /nonexistent.s --hex").status != 0);
+  CHECK(run("disasm " + write("odd.bin", "\x81\x91\x01")).status != 0);  // a truncated word
+}
