@@ -20,7 +20,6 @@ struct Decoded {
   int exponent = 0;
 
   bool is_nan() const { return cls == ValueClass::QuietNaN || cls == ValueClass::SignalingNaN; }
-  bool is_finite_nonzero() const { return cls == ValueClass::Finite; }
 };
 
 /// Decodes the low element_bits(t) of `bits`. Bits that are not part of the payload are ignored:

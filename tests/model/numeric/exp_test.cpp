@@ -71,8 +71,35 @@ void sample_exp(DataType t, std::uint64_t random_count, std::uint64_t per_expone
   CHECK(bad.count == 0);
 }
 
-TEST_CASE("numeric: FP32 EXP, edge-biased sample and every binade vs MPFR", "[numeric]") {
+// Every FP32 input with |x| < 128 whose binary64-stage enclosure (relative width 2^-47) cannot
+// decide the rounding: e^x lies within about 2^-47 of a binary32 midpoint. Found by an offline
+// scan of all 2.25e9 such inputs with exp_try_round(exp_enclosure_double(x)); the list is what
+// remains for the double-double stage (and beyond) to decide.
+constexpr std::uint32_t kFp32ExpHardCases[] = {
+    0x337FFFFF, 0x33800000, 0x343FFFFF, 0x34DFFFFD, 0x356FFFF9, 0x35F7FFF1, 0x367BFFE1, 0x36FDFFC1,
+    0x377EFF81, 0x383A3EF1, 0x38AD9E29, 0x38E69CC1, 0x39C6BE5B, 0x39E5BB1D, 0x3A7BCD08, 0x3C608A0E,
+    0x3C971AAA, 0x3CAFFE2E, 0x3D1A274E, 0x3FE67199, 0x4001B249, 0x40315B33, 0x4034D02B, 0x40DD70CB,
+    0x4178966E, 0x41CBF87B, 0x4288942B, 0xB2FFFFFF, 0xB3000000, 0xB3000001, 0xB3C00001, 0xB4200001,
+    0xB4B00002, 0xB5D4000B, 0xB616000B, 0xB6B50020, 0xB7C9C09F, 0xB7F4C0EA, 0xBA7242A6, 0xBAE0E25C,
+    0xBBB70EE8, 0xBBF0EDF1, 0xBC2A461A, 0xBCB8F40F, 0xBCE017BB, 0xBDB393EB, 0xBF76FD92, 0xBF81EADF,
+    0xBFBFA14B, 0xC0382E72, 0xC0781533, 0xC13D6631, 0xC16912CD,
+};
+
+TEST_CASE("numeric: FP32 EXP, edge-biased sample, every binade and the halfway-prone inputs vs MPFR", "[numeric]") {
   sample_exp(DataType::FP32, 2'000'000, 8'000, 0xE32);
+  const num::FloatFormat& f = *num::float_format(DataType::FP32);
+  Mismatches bad;
+  for (const std::uint32_t a : kFp32ExpHardCases) {
+    float x;
+    std::memcpy(&x, &a, sizeof x);
+    std::uint64_t code = 0;
+    NumericFlags f0 = 0;
+    bad.check(!num::exp_try_round(f, num::exp_enclosure_double(x), code, f0), "EXP FP32 hard case decided early");
+    check_exp(bad, DataType::FP32, a, mpfr_exp(DataType::FP32, a));
+  }
+  report_cases("EXP/hard", "FP32", sizeof kFp32ExpHardCases / sizeof kFp32ExpHardCases[0]);
+  INFO(bad.first);
+  CHECK(bad.count == 0);
 }
 
 TEST_CASE("numeric: TF32 and HF32 EXP vs MPFR", "[numeric]") {
