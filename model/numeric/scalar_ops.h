@@ -75,12 +75,14 @@ bool is_signaling_nan(DataType t, std::uint64_t bits);
 /// A nonzero value of a format's subnormal (HiF8: denormal) encodings.
 bool is_subnormal(DataType t, std::uint64_t bits);
 
-/// Shortest decimal that parses back to the same encoding ("1.5", "-0", "inf", "nan"); integers
-/// in decimal.
+/// The fewest significant digits that parse back to the same encoding, positional for decimal
+/// exponents -7..20 and d.ddde+-x otherwise ("1.5", "0.001", "6e-8", "65500" for FP16 65504),
+/// "-0", "inf", "-inf", "nan"; integers in decimal.
 std::string format_value(DataType t, std::uint64_t bits);
-/// Decimal ("1.5", "-3", "1e-3", "inf", "-inf", "nan"), rounded to nearest-even in the type (with
-/// the type's overflow rule), or a raw "0x..." encoding that fits the width. Integer types take
-/// integral values in range only. nullopt for malformed or unrepresentable text.
+/// Decimal ("1.5", "-3", "1e-3", "inf", "-inf", "nan") rounded to nearest-even in the type (with
+/// the type's overflow rule; integers: to the nearest integer, nullopt when out of range), or a
+/// raw "0x..." encoding that fits the width. nullopt for malformed or unrepresentable text
+/// (inf/nan for types without them, zero or negative values for E8M0).
 std::optional<std::uint64_t> parse_value(DataType t, std::string_view text);
 /// The value as binary64: exact for every type except S64/U64 magnitudes beyond 2^53.
 double to_double(DataType t, std::uint64_t bits);

@@ -151,7 +151,7 @@ std::optional<std::uint64_t> parse_value(DataType t, std::string_view text) {
     return (negative ? 0 - low : low) & element_mask(t);
   }
   const std::uint64_t r = round_to_format(*f, negative, b.sig, b.exp2, b.sticky, RoundingMode::RNE, false, flags);
-  if ((flags & kFlagNV) != 0) return std::nullopt;  // negative or out-of-range E8M0
+  if ((flags & kFlagNV) != 0) return std::nullopt;  // a negative E8M0 value
   return r;
 }
 

@@ -33,7 +33,7 @@ constexpr Fact kFacts[] = {
     {"U4X2", 28, 4, TypeClass::Unsigned},
 };
 
-TEST_CASE("numeric: the 25 DataTypes, their codes, widths and classes; reserved codes rejected", "[numeric]") {
+TEST_CASE("numeric: the 25 DataTypes, their codes, widths and classes, reserved codes rejected", "[numeric]") {
   for (const Fact& f : kFacts) {
     const auto t = model::data_type_from_code(f.code);
     REQUIRE(t.has_value());

@@ -106,7 +106,7 @@ TEST_CASE("numeric: MX scaled accumulate (E8M0 scales, NaN scale) vs mpfr_fma", 
   CHECK(bad.count == 0);
 }
 
-TEST_CASE("numeric: integer MACs wrap at 32 bits; accumulator classes; scale application", "[numeric]") {
+TEST_CASE("numeric: integer MACs wrap at 32 bits, accumulator classes, scale application", "[numeric]") {
   constexpr DataType kInts[] = {DataType::S16, DataType::S8, DataType::S4X2, DataType::U16, DataType::U8, DataType::U4X2};
   Rng rng(0x1AC);
   Mismatches bad;
