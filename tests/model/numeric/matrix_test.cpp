@@ -64,6 +64,25 @@ TEST_CASE("numeric: FP32 fused accumulate of every matrix input type pair vs mpf
   CHECK(bad.count == 0);
 }
 
+TEST_CASE("numeric: fused multiply-add into FP64, FP16 and BF16 accumulators vs mpfr_fma", "[numeric]") {
+  Mismatches bad;
+  std::uint64_t cases = 0;
+  for (const DataType t : {DataType::FP64, DataType::FP16, DataType::BF16}) {
+    EdgeGenerator gen(t, 0xFAD + static_cast<std::uint64_t>(t));
+    for (int i = 0; i < 200'000; ++i, ++cases) {
+      const auto [a, b] = gen.pair(BinOp::Mul, static_cast<std::uint64_t>(i));
+      const std::uint64_t c = (i & 1) ? gen.related(a) : gen.next();
+      const RefResult want = mpfr_fused(t, c, t, a, t, b, 0);
+      NumericFlags f = 0;
+      const std::uint64_t got = num::exact::fma(t, c, t, a, t, b, 0, RoundingMode::RNE, f);
+      bad.check(got == want.bits && f == want.flags, "FMA", t, a, b, want, got, f, "c");
+    }
+  }
+  report_cases("FMA", "FP64/16", cases);
+  INFO(bad.first);
+  CHECK(bad.count == 0);
+}
+
 TEST_CASE("numeric: MX scaled accumulate (E8M0 scales, NaN scale) vs mpfr_fma", "[numeric]") {
   constexpr DataType kMx[] = {DataType::FP16, DataType::BF16, DataType::E4M3, DataType::E5M2, DataType::E2M1X2,
                               DataType::E1M2X2};
