@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/sfu/sfu_host_float.h"
 
+#include <cfloat>
+
 namespace ptosim::model::sfu_detail {
 
 namespace {
@@ -28,7 +30,8 @@ bool gradual_underflow(Float min_subnormal) {
 }
 
 bool probe() {
-  if (std::fegetround() != FE_TONEAREST) return false;
+  // Operations evaluated in their own type (no x87-style wider intermediates: no double rounding).
+  if (FLT_EVAL_METHOD != 0 || std::fegetround() != FE_TONEAREST) return false;
   return gradual_underflow<float>(0x1p-149f) && gradual_underflow<double>(0x1p-1074) &&
          tininess_after_rounding<float>(0x1.fffffcp-1f, 0x1.000002p-126f, 0x1p-126f) &&
          tininess_after_rounding<double>(0x1.ffffffffffffep-1, 0x1.0000000000001p-1022, 0x1p-1022);

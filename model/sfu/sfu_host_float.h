@@ -15,8 +15,8 @@
 
 namespace ptosim::model::sfu_detail {
 
-/// True when the host computes binary32/binary64 with gradual underflow (no FTZ/DAZ) and detects
-/// tininess after rounding, as the hardware profile requires.
+/// True when the host evaluates binary32/binary64 in their own precision, rounds to nearest-even,
+/// underflows gradually (no FTZ/DAZ) and detects tininess after rounding, as the profile requires.
 bool host_float_matches_profile();
 /// Whether the kernels take the host path: host_float_matches_profile(), unless turned off.
 bool host_float_enabled();

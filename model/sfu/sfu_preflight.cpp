@@ -67,12 +67,11 @@ Result<SourceOperand> Preflight::source(unsigned selector, const std::string& ro
 Status Preflight::require_defined(const SourceOperand& src, const std::string& role) const {
   const LocalTile& t = s.local(src.ref.index);
   for (int pe = 0; pe < kPeCount; ++pe) {
-    if (!mask.has(pe)) continue;
-    for (std::uint32_t r = 0; r < t.desc.valid_rows; ++r)
-      for (std::uint32_t c = 0; c < t.desc.valid_cols; ++c)
-        if (!t.element_defined(pe, r, c))
-          return legality(role + " " + src.ref.name() + " element " + element_name(r, c) + " on PE" +
-                          std::to_string(pe) + " is undefined (its valid region must be defined)");
+    if (!mask.has(pe) || t.valid_region_defined(pe)) continue;
+    const std::uint64_t i = t.defined[pe].first_undefined_in_rect(t.desc.valid_rows, t.desc.valid_cols, t.desc.cols);
+    return legality(role + " " + src.ref.name() + " element " +
+                    element_name(static_cast<std::uint32_t>(i / t.desc.cols), static_cast<std::uint32_t>(i % t.desc.cols)) +
+                    " on PE" + std::to_string(pe) + " is undefined (its valid region must be defined)");
   }
   return std::nullopt;
 }

@@ -43,7 +43,7 @@ class Preflight {
 
   const std::string& name() const { return b.mnemonic; }
 
-  /// LB0..LB2 (nullopt when absent), resolved from the participating PEs' GPRs on first use.
+  /// LB0..LB2 (nullopt when absent), resolved from the participating PEs' GPRs.
   Result<std::array<std::optional<std::uint32_t>, 3>> lbs() const;
 
   /// A Local source operand held by every participating PE.
