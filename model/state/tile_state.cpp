@@ -9,11 +9,7 @@ namespace ptosim::model {
 namespace {
 
 bool region_defined(const Definedness& defined, const TileDescriptor& d) {
-  if (defined.size() < d.element_count()) return false;
-  for (std::uint32_t r = 0; r < d.valid_rows; ++r)
-    for (std::uint32_t c = 0; c < d.valid_cols; ++c)
-      if (!defined[std::uint64_t{r} * d.cols + c]) return false;
-  return true;
+  return defined.size() >= d.element_count() && defined.rect_defined(d.valid_rows, d.valid_cols, d.cols);
 }
 
 // What allocation needs to know about one physical Local slot.
@@ -55,19 +51,24 @@ TileState::TileState(AllocationPolicy policy, unsigned queue_depth) : m_policy(p
 
 unsigned TileState::physical_index(unsigned index) const { return m_order[index / kHandSize][index % kHandSize]; }
 
-std::uint64_t TileState::capacity_in_use(int pe) const {
-  std::uint64_t used = 0;
+std::array<std::uint64_t, kPeCount> TileState::capacity_per_pe() const {
+  std::array<std::uint64_t, kPeCount> used{};
+  auto charge = [&used](PeMask mask, std::uint64_t bytes) {
+    for (int pe = 0; pe < kPeCount; ++pe)
+      if (mask.has(pe)) used[pe] += bytes;
+  };
   for (const LocalTile& t : m_local)
-    if (t.allocated && t.desc.pe_mask.has(pe)) used += t.desc.capacity_bytes;
+    if (t.allocated) charge(t.desc.pe_mask, t.desc.capacity_bytes);
   for (const SharedTile& t : m_shared)
-    if (t.allocated && t.allocation_mask.has(pe)) used += t.desc.capacity_bytes;
+    if (t.allocated) charge(t.allocation_mask, t.desc.capacity_bytes);
   return used;
 }
 
+std::uint64_t TileState::capacity_in_use(int pe) const { return capacity_per_pe()[pe]; }
+
 std::uint64_t TileState::capacity_in_use() const {
-  std::uint64_t most = 0;
-  for (int pe = 0; pe < kPeCount; ++pe) most = std::max(most, capacity_in_use(pe));
-  return most;
+  const auto used = capacity_per_pe();
+  return *std::max_element(used.begin(), used.end());
 }
 
 Status TileState::check_allocation(const std::vector<DestinationRequest>& requests) const {
@@ -75,8 +76,7 @@ Status TileState::check_allocation(const std::vector<DestinationRequest>& reques
   for (unsigned i = 0; i < kLocalTileCount; ++i)
     slots[i] = SlotPlan{m_local[i].allocated, m_local[i].desc.pe_mask, m_local[i].allocated ? m_local[i].desc.capacity_bytes : 0};
   auto order = m_order;
-  std::array<std::uint64_t, kPeCount> in_use{};
-  for (int pe = 0; pe < kPeCount; ++pe) in_use[pe] = capacity_in_use(pe);
+  std::array<std::uint64_t, kPeCount> in_use = capacity_per_pe();
 
   for (const DestinationRequest& req : requests) {
     const char hand = kHandLetters[req.hand];
@@ -146,7 +146,7 @@ void TileState::install_local(unsigned index, const TileDescriptor& desc) {
   LocalTile& t = local(index);
   t.allocated = true;
   t.desc = desc;
-  for (int pe = 0; pe < kPeCount; ++pe) t.defined[pe].assign(desc.pe_mask.has(pe) ? desc.element_count() : 0, 0);
+  for (int pe = 0; pe < kPeCount; ++pe) t.defined[pe].assign(desc.pe_mask.has(pe) ? desc.element_count() : 0, false);
 }
 
 void TileState::install_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, PeMask initialized,
@@ -157,7 +157,7 @@ void TileState::install_shared(unsigned index, const TileDescriptor& desc, PeMas
   t.allocation_mask = allocation;
   t.initialized_mask = initialized;
   t.published = published;
-  t.defined.assign(desc.element_count(), 0);
+  t.defined.assign(desc.element_count(), false);
 }
 
 }  // namespace ptosim::model

@@ -13,6 +13,7 @@
 #include "model/common/pe_mask.h"
 #include "model/common/result.h"
 #include "model/numeric/flags.h"
+#include "model/state/definedness.h"
 #include "model/state/tile_descriptor.h"
 #include "model/state/tile_ref.h"
 
@@ -36,8 +37,6 @@ struct AllocationSpec {
 };
 std::optional<AllocationSpec> allocation_spec_from_text(std::string_view text);
 
-/// Per-element definedness of one payload fragment, indexed by logical row-major index r*cols + c.
-using Definedness = std::vector<std::uint8_t>;
 
 struct LocalTile {
   bool allocated = false;
@@ -45,7 +44,7 @@ struct LocalTile {
   std::array<Definedness, kPeCount> defined;  ///< meaningful for PEs in desc.pe_mask
 
   bool element_defined(int pe, std::uint32_t r, std::uint32_t c) const {
-    return defined[pe][std::uint64_t{r} * desc.cols + c] != 0;
+    return defined[pe].test(std::uint64_t{r} * desc.cols + c);
   }
   /// Every element of the valid rectangle of PE `pe`'s fragment is defined.
   bool valid_region_defined(int pe) const;
@@ -92,6 +91,8 @@ class TileState {
   std::uint64_t capacity_in_use(int pe) const;
   /// The most loaded PE's capacity_in_use.
   std::uint64_t capacity_in_use() const;
+  /// capacity_in_use of every PE, in one pass.
+  std::array<std::uint64_t, kPeCount> capacity_per_pe() const;
   std::uint64_t tile_capacity() const { return m_tile_capacity; }
   void set_tile_capacity(std::uint64_t bytes) { m_tile_capacity = bytes; }
 

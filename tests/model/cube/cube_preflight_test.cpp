@@ -236,7 +236,7 @@ TEST_CASE("CUBE preflight: Shared readiness and read schema", "[cube]") {
   variant([](Machine& mc) { mc.m.state().shared(3).initialized_mask = PeMask(0xE); },
           "Shared B S3 has uninitialised quarters (initialised 1110)");
   variant([](Machine& mc) { mc.m.state().shared(3).published = false; }, "Shared B S3 is not published");
-  variant([](Machine& mc) { mc.m.state().shared(3).defined[1] = 0; }, "Shared B S3 has an undefined element");
+  variant([](Machine& mc) { mc.m.state().shared(3).defined.set(1, false); }, "Shared B S3 has an undefined element");
   variant([](Machine& mc) { mc.m.state().shared(3).desc.layout = Layout::ColumnMajor; }, "Shared B S3 must be RowMajor");
   variant([](Machine& mc) { mc.m.state().shared(3).desc.dtype = DataType::BF16; }, "Shared B S3 is BF16, expected FP16");
   variant([](Machine& mc) { mc.shared(3, DataType::FP16, 128, 4, 2, 2, fill(0)); },

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Definedness: one bit per logical element of a payload fragment (index r * cols + c), with fast
+// whole-rectangle queries and updates — preflight checks a source's valid region on every bundle.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ptosim::model {
+
+class Definedness {
+ public:
+  Definedness() = default;
+  /// `count` elements, all defined or all undefined.
+  Definedness(std::uint64_t count, bool defined) { assign(count, defined); }
+
+  void assign(std::uint64_t count, bool defined);
+  std::uint64_t size() const { return m_size; }
+  bool test(std::uint64_t i) const { return (m_words[i >> 6] >> (i & 63)) & 1U; }
+  void set(std::uint64_t i, bool defined) {
+    const std::uint64_t bit = std::uint64_t{1} << (i & 63);
+    m_words[i >> 6] = defined ? (m_words[i >> 6] | bit) : (m_words[i >> 6] & ~bit);
+    m_cache.valid = false;
+  }
+  bool operator[](std::uint64_t i) const { return test(i); }
+
+  /// Marks rows [0, rows) x columns [0, cols) of a tile with `stride` columns as defined.
+  void set_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride);
+  /// True when every element of rows [0, rows) x columns [0, cols) is defined.
+  bool rect_defined(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const;
+  /// The first undefined element of the rectangle in row-major order (index), or size() if none.
+  std::uint64_t first_undefined_in_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const;
+
+  bool operator==(const Definedness& o) const { return m_size == o.m_size && m_words == o.m_words; }
+  // Copies carry bits only; the cache is rebuilt on demand.
+  Definedness(const Definedness& o) : m_size(o.m_size), m_words(o.m_words) {}
+  Definedness& operator=(const Definedness& o) {
+    m_size = o.m_size;
+    m_words = o.m_words;
+    m_cache.valid = false;
+    return *this;
+  }
+  Definedness(Definedness&&) = default;
+  Definedness& operator=(Definedness&& o) {
+    m_size = o.m_size;
+    m_words = std::move(o.m_words);
+    m_cache.valid = false;
+    return *this;
+  }
+  bool operator!=(const Definedness& o) const { return !(*this == o); }
+
+ private:
+  /// True when bits [begin, end) are all set.
+  bool range_set(std::uint64_t begin, std::uint64_t end) const;
+  void set_range(std::uint64_t begin, std::uint64_t end);
+
+  std::uint64_t m_size = 0;
+  std::vector<std::uint64_t> m_words;
+  // The last rect_defined answer: a source is checked on every bundle that reads it.
+  struct Cache {
+    bool valid = false;
+    std::uint32_t rows = 0, cols = 0, stride = 0;
+    bool defined = false;
+  };
+  mutable Cache m_cache;
+};
+
+}  // namespace ptosim::model
