@@ -334,8 +334,8 @@ class CubePreflight {
     if (!m_right_shared) return std::nullopt;
     const CubeArgs& a = m_args;
     unsigned ordinal = 0;
-    // Sources are recorded in architectural order: C (Local) first when present, so Shared ones
-    // are placed after it by check_matrix_sources; here they are only validated.
+    // The validated Shared operands wait in m_plan.sources; check_matrix_sources puts every
+    // source into architectural order.
     if (m_left_shared) {
       if (Status f = shared_source(ordinal++, "A", a.m, a.k, a.a_dtype, a.trans_a, m_shared_a)) return f;
       if (m_left_scaled)
