@@ -13,12 +13,12 @@ namespace {
 std::vector<std::uint8_t> pack(const model::TileDescriptor& d, const model::FragmentData& data,
                                model::Definedness& defined) {
   std::vector<std::uint8_t> bytes(d.capacity_bytes, 0);
-  defined.assign(d.element_count(), 0);
+  defined.assign(d.element_count(), false);
   for (std::uint64_t i = 0; i < data.size() && i < d.element_count(); ++i) {
     if (!data[i]) continue;
     model::store_element(d, bytes.data(), static_cast<std::uint32_t>(i / d.cols), static_cast<std::uint32_t>(i % d.cols),
                          *data[i] & model::element_mask(d.dtype));
-    defined[i] = 1;
+    defined.set(i, true);
   }
   return bytes;
 }

@@ -12,12 +12,12 @@ namespace ptosim::model {
 namespace {
 
 void store_fragment(const TileDescriptor& d, std::uint8_t* bytes, Definedness& defined, const FragmentData& data) {
-  defined.assign(d.element_count(), 0);
+  defined.assign(d.element_count(), false);
   for (std::uint64_t i = 0; i < data.size() && i < d.element_count(); ++i) {
     if (!data[i]) continue;
     const auto r = static_cast<std::uint32_t>(i / d.cols), c = static_cast<std::uint32_t>(i % d.cols);
     store_element(d, bytes, r, c, *data[i] & element_mask(d.dtype));
-    defined[i] = 1;
+    defined.set(i, true);
   }
 }
 

@@ -65,10 +65,9 @@ void write_padding(const DestOperand& d, std::uint8_t* bytes) {
 
 Definedness result_definedness(const DestOperand& d) {
   const TileDescriptor& t = d.desc;
-  if (d.defines_whole_tile || d.pad) return Definedness(t.element_count(), 1);
-  Definedness defined(t.element_count(), 0);
-  for (std::uint32_t r = 0; r < t.valid_rows; ++r)
-    for (std::uint32_t c = 0; c < t.valid_cols; ++c) defined[std::uint64_t{r} * t.cols + c] = 1;
+  if (d.defines_whole_tile || d.pad) return Definedness(t.element_count(), true);
+  Definedness defined(t.element_count(), false);
+  defined.set_rect(t.valid_rows, t.valid_cols, t.cols);
   return defined;
 }
 

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Builds the benchmarks and prints every figure the project tracks. Benchmarks assert nothing;
+# run them on a quiet machine. Set QUICK=1 for shorter runs.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${PTOSIM_BUILD_DIR:-$root/build}"
+"$root/scripts/deps.sh"
+"$root/scripts/build.sh" --target ptosim_bench_numeric ptosim_bench_sfu ptosim_bench_cube ptosim_bench_platform
+export SC_COPYRIGHT_MESSAGE=DISABLE
+platform="$build/bench/platform/ptosim_bench_platform"
+out="$(mktemp -d)"
+
+echo "== numerics: element ops/s per DataType and op, beside native host loops"
+"$build/bench/numeric/ptosim_bench_numeric" ${QUICK:+0.05}
+echo
+echo "== SFU core: elements/s per operation class, beside the load/store limit"
+"$build/bench/sfu/ptosim_bench_sfu" ${QUICK:+0.05}
+echo
+echo "== CUBE core: MAC/s beside naive loops"
+"$build/bench/cube/ptosim_bench_cube" ${QUICK:+0.05}
+echo
+
+# Wall time of the best of three runs (simulation part only, as printed by the bench).
+best() {
+  local best_line="" best_s=""
+  for _ in 1 2 3; do
+    local line s
+    line=$("$platform" "$@")
+    s=$(awk '{ for (i = 1; i < NF; ++i) if ($(i + 1) == "s") print $i }' <<<"$line")
+    if [ -z "$best_s" ] || awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$s; best_line=$line; fi
+  done
+  echo "$best_line"
+}
+seconds() { awk '{ for (i = 1; i < NF; ++i) if ($(i + 1) == "s") print $i }' <<<"$1"; }
+
+echo "== platform: simulated cycles and bundles per wall-clock second"
+for w in "$root"/examples/*.pto "--workload sfu128:${QUICK:+20}${QUICK:-200}" "--workload gemm:${QUICK:+20}${QUICK:-200}"; do
+  # shellcheck disable=SC2086
+  functional=$(best $w --mode functional)
+  # shellcheck disable=SC2086
+  full=$(best $w --mode platform)
+  # shellcheck disable=SC2086
+  traced=$(best $w --mode platform --vcd "$out/trace.vcd")
+  echo "$functional"
+  echo "$full"
+  echo "$traced   (traced)"
+  awk -v p="$(seconds "$full")" -v f="$(seconds "$functional")" -v t="$(seconds "$traced")" \
+    'BEGIN { printf("   platform / functional cores = %.2f, traced / untraced = %.2f\n", f > 0 ? p / f : 0, p > 0 ? t / p : 0) }'
+done
+echo
+echo "== timing-only mode on a large tiled GEMM and a 128x128 SFU workload"
+best --workload "gemm:${QUICK:+2000}${QUICK:-20000}" --mode timing-only
+best --workload "sfu128:${QUICK:+500}${QUICK:-5000}" --mode timing-only
+rm -rf "$out"
