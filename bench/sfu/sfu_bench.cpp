@@ -147,12 +147,13 @@ void limit_loop(Class c, std::uint32_t n, const Problem& p, std::uint8_t* dst) {
         st<Lane>(dst, r, acc);
       }
       break;
-    case Class::ColReduce:
-      for (std::uint32_t k = 0; k < n; ++k) st<Lane>(dst, k, 0);
+    case Class::ColReduce: {
+      Lane acc[256] = {};
       for (std::uint32_t r = 0; r < n; ++r)
-        for (std::uint32_t k = 0; k < n; ++k)
-          st<Lane>(dst, k, static_cast<Lane>(ld<Lane>(dst, k) | ld<Lane>(src, std::size_t{r} * n + k)));
+        for (std::uint32_t k = 0; k < n; ++k) acc[k] = static_cast<Lane>(acc[k] | ld<Lane>(src, std::size_t{r} * n + k));
+      for (std::uint32_t k = 0; k < n; ++k) st<Lane>(dst, k, acc[k]);
       break;
+    }
     case Class::ExpandArith:
     case Class::ExpDif: {
       const std::uint8_t* b = p.in[1].data();
@@ -164,9 +165,12 @@ void limit_loop(Class c, std::uint32_t n, const Problem& p, std::uint8_t* dst) {
       break;
     }
     case Class::Generation:
-      for (std::uint32_t r = 0; r < 2 * n; ++r)
-        for (std::uint32_t k = 0; k < 2 * n; ++k)
-          st<Lane>(dst, std::size_t{r} * 2 * n + k, r < n && k < n ? ld<Lane>(src, std::size_t{r} * n + k) : Lane{0x5A});
+      for (std::uint32_t r = 0; r < 2 * n; ++r) {
+        const std::uint32_t copied = r < n ? n : 0;
+        for (std::uint32_t k = 0; k < copied; ++k)
+          st<Lane>(dst, std::size_t{r} * 2 * n + k, ld<Lane>(src, std::size_t{r} * n + k));
+        for (std::uint32_t k = copied; k < 2 * n; ++k) st<Lane>(dst, std::size_t{r} * 2 * n + k, Lane{0x5A});
+      }
       break;
   }
 }

@@ -43,6 +43,17 @@ void ttri(const ExecPlan& plan, const PePayloads& io) {
   }
 }
 
+/// `n` lanes of `v` from lane `first` of a row-major payload of `bits`-wide elements (8, 16, 32).
+void fill_lanes(std::uint8_t* bytes, unsigned bits, std::size_t first, std::size_t n, std::uint64_t v) {
+  auto fill = [&](auto lane) {
+    using Lane = decltype(lane);
+    for (std::size_t i = first; i < first + n; ++i) set_lane<Lane>(bytes, i, static_cast<Lane>(v));
+  };
+  if (bits == 8) fill(std::uint8_t{});
+  else if (bits == 16) fill(std::uint16_t{});
+  else fill(std::uint32_t{});
+}
+
 // asl generation.asl TFILLPAD: every physical element, the source inside its valid rectangle and
 // the low element-width bits of the PE's scalar elsewhere.
 void fillpad(const ExecPlan& plan, const PePayloads& io) {
@@ -57,7 +68,7 @@ void fillpad(const ExecPlan& plan, const PePayloads& io) {
     const std::uint32_t copied = r < src_rows ? src_cols : 0;
     if (dense) {
       std::memcpy(io.dests[0] + std::size_t{r} * cols * w, io.sources[0] + r * src_stride, copied * w);
-      for (std::uint32_t c = copied; c < cols; ++c) store_lane(io.dests[0], bits, std::uint64_t{r} * cols + c, pad);
+      fill_lanes(io.dests[0], bits, std::size_t{r} * cols + copied, cols - copied, pad);
     } else {
       for (std::uint32_t c = 0; c < cols; ++c)
         store_element(d, io.dests[0], r, c, c < copied ? load_element(sd, io.sources[0], r, c) : pad);

@@ -28,6 +28,11 @@ Fold fold_of(Operation op) {
   }
 }
 
+constexpr bool is_integer_type(DataType t) {
+  return t == DataType::S64 || t == DataType::S32 || t == DataType::S16 || t == DataType::S8 || t == DataType::U64 ||
+         t == DataType::U32 || t == DataType::U16 || t == DataType::U8;
+}
+
 /// Rows folded side by side: enough independent chains to hide the latency of one step.
 constexpr std::uint32_t kRowGroup = 8;
 
@@ -40,8 +45,15 @@ struct Folder {
   static constexpr bool kIdentity = F == Fold::Sum || F == Fold::Prod;
   static constexpr bool kArg = F == Fold::ArgMax || F == Fold::ArgMin;
 
+  // Integer SUM/PROD wrap at the element width: plain unsigned lane arithmetic (at least 32 bits
+  // wide, so that nothing promotes to a signed int) is that, and it vectorizes.
+  static constexpr bool kLaneArith = is_integer_type(T) && (F == Fold::Sum || F == Fold::Prod);
+  using Wide = std::conditional_t<(sizeof(Lane) < 4), std::uint32_t, Lane>;
+
   static Lane step(Lane acc, Lane v, NumericFlags& f) {
-    if constexpr (F == Fold::Sum) return Ops::add(acc, v, f);
+    if constexpr (kLaneArith && F == Fold::Sum) return static_cast<Lane>(static_cast<Wide>(acc) + static_cast<Wide>(v));
+    else if constexpr (kLaneArith) return static_cast<Lane>(static_cast<Wide>(acc) * static_cast<Wide>(v));
+    else if constexpr (F == Fold::Sum) return Ops::add(acc, v, f);
     else if constexpr (F == Fold::Prod) return Ops::mul(acc, v, f);
     else if constexpr (F == Fold::Max || F == Fold::ArgMax) return Ops::max(acc, v, f);
     else return Ops::min(acc, v, f);
