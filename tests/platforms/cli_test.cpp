@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -26,7 +28,8 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-std::string temp_path(const std::string& name) { return "ptosim_cli_test_" + name; }
+// Per-process names: ctest runs test cases in parallel in one directory.
+std::string temp_path(const std::string& name) { return "ptosim_cli_" + std::to_string(getpid()) + "_" + name; }
 
 Outcome run(const std::string& args) {
   const std::string out = temp_path("stdout.txt"), err = temp_path("stderr.txt");

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 namespace ptosim::test {
@@ -26,22 +28,25 @@ inline std::string slurp(const std::string& path) {
   return s.str();
 }
 
+/// A per-process file name: ctest runs test cases in parallel in one directory.
+inline std::string scratch(const std::string& name) { return "ptosim_" + std::to_string(getpid()) + "_" + name; }
+
 inline std::string write_file(const std::string& name, const std::string& text) {
-  std::ofstream(name) << text;
-  return name;
+  const std::string path = scratch(name);
+  std::ofstream(path) << text;
+  return path;
 }
 
 /// Runs `ptosim run <program file> <args> --stats <file>` and collects everything.
 inline RunResult run_program(const std::string& name, const std::string& program, const std::string& args = "") {
   const std::string prog = write_file(name + ".pto", program);
-  const std::string stats = name + ".stats.json";
-  const std::string cmd = std::string(PTOSIM_EXE) + " run " + prog + " --stats " + stats + " " + args + " >" + name +
-                          ".out 2>" + name + ".err";
+  const std::string stats = scratch(name + ".stats.json"), out = scratch(name + ".out"), err = scratch(name + ".err");
+  const std::string cmd = std::string(PTOSIM_EXE) + " run " + prog + " --stats " + stats + " " + args + " >" + out + " 2>" + err;
   const int raw = std::system(cmd.c_str());
   RunResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(name + ".out");
-  r.err = slurp(name + ".err");
+  r.out = slurp(out);
+  r.err = slurp(err);
   const std::string s = slurp(stats);
   if (!s.empty()) r.stats = nlohmann::json::parse(s);
   return r;

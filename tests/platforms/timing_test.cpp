@@ -191,9 +191,9 @@ TEST_CASE("The GTKWave save file loads in GTKWave with every traced signal", "[t
   const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
   const auto r = run_program("gtkw", program, "--quiet --fst gtkw.fst");
   REQUIRE(r.status == 0);
-  ptosim::test::write_file("gtkw_check.tcl",
-                           "set n [gtkwave::getDisplayedSignals]\nputs \"DISPLAYED [llength $n]\"\ngtkwave::/File/Quit\n");
-  const int status = std::system("timeout 120 xvfb-run -a gtkwave -S gtkw_check.tcl gtkw.fst.gtkw >gtkw_check.out 2>&1");
+  const std::string tcl = ptosim::test::write_file(
+      "gtkw_check.tcl", "set n [gtkwave::getDisplayedSignals]\nputs \"DISPLAYED [llength $n]\"\ngtkwave::/File/Quit\n");
+  const int status = std::system(("timeout 120 xvfb-run -a gtkwave -S " + tcl + " gtkw.fst.gtkw >gtkw_check.out 2>&1").c_str());
   const std::string out = slurp("gtkw_check.out");
   INFO(out);
   CHECK(status == 0);
