@@ -5,12 +5,13 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "model/cube/cube_kernel.h"
 #include "model/cube/cube_postprocess.h"
+#include "model/cube/cube_tile_view.h"
 #include "model/numeric/scalar_ops.h"
-#include "model/state/element_access.h"
 
 namespace ptosim::model {
 
@@ -20,21 +21,20 @@ namespace {
 // in L1 while the K loop runs over it.
 constexpr std::uint32_t kColumnBlock = 128;
 
-/// Logical element reader of one operand. Local tiles go through their layout (CELL mapping for
-/// CUBE layouts); a Shared primary is a RowMajor tile read transposed under TransA/TransB.
+/// One operand of one PE: its payload through a TileView of the logical window the core reads.
+/// Local tiles go through their layout (CELL mapping for CUBE layouts); a Shared primary is a
+/// RowMajor tile read transposed under TransA/TransB.
 struct Operand {
-  const TileDescriptor* desc = nullptr;
-  const std::uint8_t* bytes = nullptr;
-  bool transpose = false;
+  cube::TileView view;
+  const std::uint8_t* bytes;
 
-  std::uint64_t at(std::uint32_t r, std::uint32_t c) const {
-    return transpose ? load_element(*desc, bytes, c, r) : load_element(*desc, bytes, r, c);
-  }
+  std::uint64_t at(std::uint32_t r, std::uint32_t c) const { return view.load(bytes, r, c); }
 };
 
-Operand operand(const ExecPlan& plan, const PePayloads& io, int index, bool transpose = false) {
-  return Operand{&plan.sources[static_cast<std::size_t>(index)].desc, io.sources[static_cast<std::size_t>(index)],
-                 transpose};
+Operand operand(const ExecPlan& plan, const PePayloads& io, int index, std::uint32_t rows, std::uint32_t cols,
+                bool transpose = false) {
+  const auto i = static_cast<std::size_t>(index);
+  return Operand{cube::TileView(plan.sources[i].desc, rows, cols, transpose), io.sources[i]};
 }
 
 float as_float(std::uint32_t bits) {
@@ -70,19 +70,29 @@ double float_value(DataType t, std::uint64_t bits) {
     case DataType::HF32: return as_float(static_cast<std::uint32_t>(bits));
     case DataType::BF16: return as_float(static_cast<std::uint32_t>(bits) << 16);
     case DataType::FP16: {
-      const unsigned e = (bits >> 10) & 0x1F;
-      const double m = static_cast<double>(bits & 0x3FF);
-      double v = e == 0 ? std::ldexp(m, -24)
-                 : e == 31 ? (m == 0 ? HUGE_VAL : std::nan(""))
-                           : std::ldexp(1024 + m, static_cast<int>(e) - 25);
+      // Rebias a normal FP16 into binary64 (15 -> 1023); subnormals are m * 2^-24; 31 is inf/NaN.
+      const std::uint64_t e = (bits >> 10) & 0x1F, m = bits & 0x3FF;
+      double v = 0;
+      if (e == 0) v = static_cast<double>(m) * 0x1p-24;
+      else if (e == 31) v = m == 0 ? HUGE_VAL : std::nan("");
+      else {
+        const std::uint64_t b64 = (e + 1008) << 52 | m << 42;
+        std::memcpy(&v, &b64, sizeof v);
+      }
       return (bits & 0x8000) != 0 ? -v : v;
     }
     default: return small_float_table(t)[bits];
   }
 }
 
-/// An E8M0 scale: 2^(s - 127), or NaN for 0xFF (the whole term becomes NaN).
-double scale_value(std::uint64_t s) { return s == 0xFF ? std::nan("") : std::ldexp(1.0, static_cast<int>(s) - 127); }
+/// An E8M0 scale: 2^(s - 127), a normal binary64, or NaN for 0xFF (the whole term becomes NaN).
+double scale_value(std::uint64_t s) {
+  if (s == 0xFF) return std::nan("");
+  const std::uint64_t bits = (s - 127 + 1023) << 52;
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
 
 std::int64_t integer_value(DataType t, std::uint64_t bits) {
   const unsigned w = element_bits(t);
@@ -94,7 +104,7 @@ std::int64_t integer_value(DataType t, std::uint64_t bits) {
 /// increasing K from C (or +0), one rounding per term, then the bias with one more rounding.
 std::vector<std::uint32_t> accumulate_float(const ExecPlan& plan, const CubeArgs& a, const PePayloads& io) {
   const std::uint32_t m = a.m, n = a.n, k = a.k;
-  const Operand A = operand(plan, io, a.src_a, a.trans_a), B = operand(plan, io, a.src_b, a.trans_b);
+  const Operand A = operand(plan, io, a.src_a, m, k, a.trans_a), B = operand(plan, io, a.src_b, k, n, a.trans_b);
   // Decode every input once (MX: scaled exactly, power-of-two scaling never rounds in binary64).
   std::vector<double> av(std::size_t{m} * k), bv(std::size_t{k} * n);
   for (std::uint32_t i = 0; i < m; ++i)
@@ -102,25 +112,25 @@ std::vector<std::uint32_t> accumulate_float(const ExecPlan& plan, const CubeArgs
   for (std::uint32_t kk = 0; kk < k; ++kk)
     for (std::uint32_t j = 0; j < n; ++j) bv[std::size_t{kk} * n + j] = float_value(a.b_dtype, B.at(kk, j));
   if (a.src_sa != kAbsent) {
-    const Operand SA = operand(plan, io, a.src_sa);
+    const Operand SA = operand(plan, io, a.src_sa, m, (k + 31) / 32);
     for (std::uint32_t i = 0; i < m; ++i)
       for (std::uint32_t kk = 0; kk < k; ++kk) av[std::size_t{i} * k + kk] *= scale_value(SA.at(i, kk / 32));
   }
   if (a.src_sb != kAbsent) {
-    const Operand SB = operand(plan, io, a.src_sb);
+    const Operand SB = operand(plan, io, a.src_sb, (k + 31) / 32, n);
     for (std::uint32_t kk = 0; kk < k; ++kk)
       for (std::uint32_t j = 0; j < n; ++j) bv[std::size_t{kk} * n + j] *= scale_value(SB.at(kk / 32, j));
   }
 
   std::vector<float> acc(std::size_t{m} * n, 0.0F);
   if (a.src_c != kAbsent) {
-    const Operand C = operand(plan, io, a.src_c);
+    const Operand C = operand(plan, io, a.src_c, m, n);
     for (std::uint32_t i = 0; i < m; ++i)
       for (std::uint32_t j = 0; j < n; ++j) acc[std::size_t{i} * n + j] = as_float(static_cast<std::uint32_t>(C.at(i, j)));
   }
   std::vector<double> bias;
   if (a.src_bias != kAbsent) {
-    const Operand Bias = operand(plan, io, a.src_bias);
+    const Operand Bias = operand(plan, io, a.src_bias, 1, n);
     for (std::uint32_t j = 0; j < n; ++j) bias.push_back(as_float(static_cast<std::uint32_t>(Bias.at(0, j))));
   }
 
@@ -144,7 +154,7 @@ std::vector<std::uint32_t> accumulate_float(const ExecPlan& plan, const CubeArgs
 /// The raw accumulator of an integer form: exact products summed modulo 2^32.
 std::vector<std::uint32_t> accumulate_integer(const ExecPlan& plan, const CubeArgs& a, const PePayloads& io) {
   const std::uint32_t m = a.m, n = a.n, k = a.k;
-  const Operand A = operand(plan, io, a.src_a, a.trans_a), B = operand(plan, io, a.src_b, a.trans_b);
+  const Operand A = operand(plan, io, a.src_a, m, k, a.trans_a), B = operand(plan, io, a.src_b, k, n, a.trans_b);
   std::vector<std::int64_t> av(std::size_t{m} * k), bv(std::size_t{k} * n);
   for (std::uint32_t i = 0; i < m; ++i)
     for (std::uint32_t kk = 0; kk < k; ++kk) av[std::size_t{i} * k + kk] = integer_value(a.a_dtype, A.at(i, kk));
@@ -153,7 +163,7 @@ std::vector<std::uint32_t> accumulate_integer(const ExecPlan& plan, const CubeAr
 
   std::vector<std::uint32_t> acc(std::size_t{m} * n, 0);
   if (a.src_c != kAbsent) {
-    const Operand C = operand(plan, io, a.src_c);
+    const Operand C = operand(plan, io, a.src_c, m, n);
     for (std::uint32_t i = 0; i < m; ++i)
       for (std::uint32_t j = 0; j < n; ++j) acc[std::size_t{i} * n + j] = static_cast<std::uint32_t>(C.at(i, j));
   }
@@ -161,7 +171,7 @@ std::vector<std::uint32_t> accumulate_integer(const ExecPlan& plan, const CubeAr
     for (std::uint32_t kk = 0; kk < k; ++kk)
       cube::mac_row(&acc[std::size_t{i} * n], &bv[std::size_t{kk} * n], av[std::size_t{i} * k + kk], n);
   if (a.src_bias != kAbsent) {
-    const Operand Bias = operand(plan, io, a.src_bias);
+    const Operand Bias = operand(plan, io, a.src_bias, 1, n);
     for (std::uint32_t i = 0; i < m; ++i)
       for (std::uint32_t j = 0; j < n; ++j) acc[std::size_t{i} * n + j] += static_cast<std::uint32_t>(Bias.at(0, j));
   }
@@ -176,24 +186,28 @@ NumericFlags reductions(const ExecPlan& plan, const CubeArgs& a, const PePayload
   auto element = [&](std::uint32_t i, std::uint32_t j) { return std::uint64_t{p[std::size_t{i} * a.n + j]}; };
   if (a.dst_row_max != kAbsent) {
     const auto d = static_cast<std::size_t>(a.dst_row_max);
+    const cube::TileView out(plan.dests[d].desc, a.m, 1);
+    const std::optional<Operand> in =
+        a.src_row_max_in != kAbsent ? std::optional<Operand>(operand(plan, io, a.src_row_max_in, a.m, 1)) : std::nullopt;
     for (std::uint32_t i = 0; i < a.m; ++i) {
       std::uint64_t v = element(i, 0);
       if (abs) v = cube::reduction_step(t, v, v, true, flags);
       for (std::uint32_t j = 1; j < a.n; ++j) v = cube::reduction_step(t, v, element(i, j), abs, flags);
-      if (a.src_row_max_in != kAbsent) v = cube::reduction_step(t, operand(plan, io, a.src_row_max_in).at(i, 0), v, abs, flags);
-      store_element(plan.dests[d].desc, io.dests[d], i, 0, v);
+      if (in) v = cube::reduction_step(t, in->at(i, 0), v, abs, flags);
+      out.store(io.dests[d], i, 0, v);
     }
   }
   if (a.dst_group_max != kAbsent) {
     const auto d = static_cast<std::size_t>(a.dst_group_max);
-    const std::uint32_t width = a.fpatr.group_n;
+    const std::uint32_t width = a.fpatr.group_n, groups = (a.n + width - 1) / width;
+    const cube::TileView out(plan.dests[d].desc, a.m, groups);
     for (std::uint32_t i = 0; i < a.m; ++i)
-      for (std::uint32_t g = 0; g * width < a.n; ++g) {
+      for (std::uint32_t g = 0; g < groups; ++g) {
         std::uint64_t v = element(i, g * width);
         if (abs) v = cube::reduction_step(t, v, v, true, flags);
         for (std::uint32_t j = g * width + 1; j < std::min(a.n, (g + 1) * width); ++j)
           v = cube::reduction_step(t, v, element(i, j), abs, flags);
-        store_element(plan.dests[d].desc, io.dests[d], i, g, v);
+        out.store(io.dests[d], i, g, v);
       }
   }
   return flags;
@@ -208,24 +222,24 @@ NumericFlags cube_execute(const ExecPlan& plan, const PePayloads& io) {
 
   NumericFlags flags = reductions(plan, a, io, p);
 
-  const TileDescriptor& dd = plan.dests[0].desc;
+  const cube::TileView out(plan.dests[0].desc, a.m, a.n);
   std::uint8_t* d = io.dests[0];
   const cube::PostProcess pp{a.fpatr.prequant_mode, a.fpatr.relu_mode, a.acc_dtype, a.out_dtype, a.rounding, a.saturate};
   if (pp.identity()) {
     for (std::uint32_t i = 0; i < a.m; ++i)
-      for (std::uint32_t j = 0; j < a.n; ++j) store_element(dd, d, i, j, p[std::size_t{i} * a.n + j]);
+      for (std::uint32_t j = 0; j < a.n; ++j) out.store(d, i, j, p[std::size_t{i} * a.n + j]);
     return flags;
   }
   const std::uint64_t quant_scalar = a.quant_param[static_cast<std::size_t>(io.pe)];
   const std::uint64_t relu_scalar = a.relu_param[static_cast<std::size_t>(io.pe)];
-  const bool quant_vector = a.src_quant != kAbsent, relu_vector = a.src_relu != kAbsent;
-  const Operand Q = quant_vector ? operand(plan, io, a.src_quant) : Operand{};
-  const Operand R = relu_vector ? operand(plan, io, a.src_relu) : Operand{};
+  const std::optional<Operand> quant =
+      a.src_quant != kAbsent ? std::optional<Operand>(operand(plan, io, a.src_quant, 1, a.n)) : std::nullopt;
+  const std::optional<Operand> relu =
+      a.src_relu != kAbsent ? std::optional<Operand>(operand(plan, io, a.src_relu, 1, a.n)) : std::nullopt;
   for (std::uint32_t j = 0; j < a.n; ++j) {
-    const std::uint64_t quant = quant_vector ? Q.at(0, j) : quant_scalar;
-    const std::uint64_t relu = relu_vector ? R.at(0, j) : relu_scalar;
-    for (std::uint32_t i = 0; i < a.m; ++i)
-      store_element(dd, d, i, j, pp.apply(p[std::size_t{i} * a.n + j], quant, relu, flags));
+    const std::uint64_t q = quant ? quant->at(0, j) : quant_scalar;
+    const std::uint64_t r = relu ? relu->at(0, j) : relu_scalar;
+    for (std::uint32_t i = 0; i < a.m; ++i) out.store(d, i, j, pp.apply(p[std::size_t{i} * a.n + j], q, r, flags));
   }
   return flags;
 }

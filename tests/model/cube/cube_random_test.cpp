@@ -7,6 +7,7 @@
 #include <random>
 
 #include "model/numeric/scalar_ops.h"
+#include "model/cube/cube_tile_view.h"
 #include "tests/model/cube/cube_core_harness.h"
 #include "tests/model/cube/cube_random_util.h"
 #include "tests/model/cube/cube_reference.h"
@@ -112,6 +113,39 @@ TEST_CASE("CUBE core equals the reference on random MX pairs", "[cube]") {
   Rng rng(0xC0BE0003);
   for (DataType ta : kMxInputs)
     for (DataType tb : kMxInputs) check_pair(ta, tb, true, 1500, rng);
+}
+
+TEST_CASE("CUBE tile views: every layout's storage index separates into row and column parts", "[cube]") {
+  // cube::TileView relies on storage_index(d, r, c) == storage_index(d, r, 0) + storage_index(d, 0, c).
+  for (DataType t : {DataType::FP32, DataType::FP16, DataType::E4M3, DataType::E2M1X2, DataType::S4X2, DataType::U64}) {
+    for (Layout l : {Layout::RowMajor, Layout::CubeM16, Layout::CubeM32, Layout::CubeN8}) {
+      if (l != Layout::RowMajor && element_bits(t) == 64) continue;
+      for (std::uint32_t rows : {1U, 3U, 16U, 32U, 40U})
+        for (std::uint32_t cols : {1U, 5U, 8U, 33U, 64U}) {
+          TileDescriptor d;
+          d.dtype = t;
+          d.layout = l;
+          d.valid_rows = rows;
+          d.valid_cols = cols;
+          if (l == Layout::RowMajor) {
+            d.rows = rows;
+            d.cols = 64;  // a physical row at least as wide as the window
+          } else {
+            const auto s = cube_storage_shape(l, t, rows, cols);
+            if (!s) continue;
+            d.rows = s->rows;
+            d.cols = s->cols;
+          }
+          const cube::TileView view(d, rows, cols), transposed(d, cols, rows, true);
+          for (std::uint32_t r = 0; r < rows; ++r)
+            for (std::uint32_t c = 0; c < cols; ++c) {
+              INFO(data_type_name(t) << " " << layout_name(l) << " " << rows << "x" << cols << " [" << r << "," << c << "]");
+              REQUIRE(view.index(r, c) == storage_index(d, r, c));
+              REQUIRE(transposed.index(c, r) == storage_index(d, r, c));
+            }
+        }
+    }
+  }
 }
 
 TEST_CASE("CUBE integer accumulators wrap modulo 2^32", "[cube]") {
