@@ -5,7 +5,7 @@
 // combinations and prints the ratios.
 //
 // usage: ptosim_bench_platform (PROGRAM.pto | --workload gemm:N | --workload sfu128:N)
-//                              [--mode platform|timing-only|functional] [--vcd FILE]
+//                              [--mode platform|timing-only|functional] [--vcd FILE] [--set KEY=VALUE]...
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -62,6 +62,7 @@ int fail(const std::string& message) {
 
 int sc_main(int argc, char* argv[]) {
   std::string source, mode = "platform", vcd, name;
+  std::vector<std::string> sets;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--workload" && i + 1 < argc) {
@@ -75,6 +76,8 @@ int sc_main(int argc, char* argv[]) {
       mode = argv[++i];
     } else if (a == "--vcd" && i + 1 < argc) {
       vcd = argv[++i];
+    } else if (a == "--set" && i + 1 < argc) {
+      sets.push_back(argv[++i]);
     } else {
       std::ifstream in(a);
       if (!in) return fail("cannot open " + a);
@@ -106,7 +109,8 @@ int sc_main(int argc, char* argv[]) {
     }
     seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   } else {
-    const auto config = platforms::load_config("", {});
+    const auto config = platforms::load_config("", sets);
+    if (!config.errors.empty()) return fail(config.errors.front());
     platforms::TileTop top("top", config.params, allocation, mode == "timing-only");
     for (const auto& t : program.tiles) top.load_local(t.ref.index, t.desc, t.data);
     model::ProgramFrontEnd fe(assembly.instructions);

@@ -2,6 +2,7 @@
 #include "engines/common/tile_engine.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "engines/common/address_map.h"
 #include "engines/common/timing_only_access.h"
@@ -13,6 +14,29 @@ TileEngine::TileEngine(sc_core::sc_module_name name, const model::ClockParams& c
     : sc_core::sc_module(name), cmd_target_socket("cmd_target_socket"), mem_initiator_socket("mem_initiator_socket"),
       m_clock(clock), m_stream(stream) {
   cmd_target_socket.register_b_transport(this, &TileEngine::b_transport);
+  mem_initiator_socket.register_invalidate_direct_mem_ptr(this, &TileEngine::invalidate_direct_mem_ptr);
+}
+
+std::uint8_t* TileEngine::direct(std::uint64_t address, std::uint64_t bytes) {
+  const std::uint64_t last = address + (bytes == 0 ? 0 : bytes - 1);
+  for (const tlm::tlm_dmi& d : m_dmi)
+    if (d.get_start_address() <= address && last <= d.get_end_address())
+      return d.get_dmi_ptr() + (address - d.get_start_address());
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(address);
+  tlm::tlm_dmi dmi;
+  if (!mem_initiator_socket->get_direct_mem_ptr(gp, dmi) || !dmi.is_read_write_allowed() ||
+      dmi.get_start_address() > address || last > dmi.get_end_address())
+    SC_REPORT_FATAL(name(), "tile memory refused direct access to an operand");
+  m_dmi.push_back(dmi);
+  return dmi.get_dmi_ptr() + (address - dmi.get_start_address());
+}
+
+void TileEngine::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  m_dmi.erase(std::remove_if(m_dmi.begin(), m_dmi.end(),
+                             [&](const tlm::tlm_dmi& d) { return d.get_start_address() <= end && start <= d.get_end_address(); }),
+              m_dmi.end());
 }
 
 void TileEngine::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
@@ -34,25 +58,25 @@ void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
 }
 
 std::optional<sc_core::sc_time> TileEngine::issue(tlm::tlm_command command, const std::vector<Stream>& streams,
-                                                  std::uint64_t bytes_per_cycle, bool timing_only) {
+                                                  std::uint64_t bytes_per_cycle) {
   tlm::tlm_generic_payload gp;
-  TimingOnlyAccess no_data;
-  if (timing_only) gp.set_extension(&no_data);
+  TimingOnlyAccess no_data;  // the data itself moves through DMI
+  gp.set_extension(&no_data);
   std::uint8_t scratch = 0;
   const sc_core::sc_time lookahead = m_clock.to_time(model::Cycles(m_stream.lookahead_cycles));
-  // Cursor per stream: transfer index, offset in it, arrival time of its next burst, and the
-  // completion times of its requests in flight (a ring of outstanding_requests entries).
+  // Cursor per stream: transfer index, offset in it, arrival time of its next burst, and requests
+  // issued; the completion times of its requests in flight are a ring in m_in_flight.
   struct Cursor {
     std::size_t transfer = 0;
     std::uint64_t offset = 0;
     sc_core::sc_time at;
-    std::vector<sc_core::sc_time> in_flight;
     std::size_t issued = 0;
   };
+  const std::size_t depth = m_stream.outstanding_requests;
+  m_in_flight.assign(streams.size() * depth, sc_core::SC_ZERO_TIME);
   std::vector<Cursor> cursors;
-  for (const Stream& s : streams)
-    cursors.push_back(Cursor{0, 0, std::max(s.start, sc_core::sc_time_stamp()),
-                             std::vector<sc_core::sc_time>(m_stream.outstanding_requests, sc_core::SC_ZERO_TIME), 0});
+  cursors.reserve(streams.size());
+  for (const Stream& s : streams) cursors.push_back(Cursor{0, 0, std::max(s.start, sc_core::sc_time_stamp()), 0});
   sc_core::sc_time last_done = sc_core::sc_time_stamp();
   bool ok = true;
   for (;;) {
@@ -68,7 +92,7 @@ std::optional<sc_core::sc_time> TileEngine::issue(tlm::tlm_command command, cons
     const std::uint64_t len = std::min(m_stream.burst_bytes, t.bytes - c.offset);
     gp.set_command(command);
     gp.set_address(t.address + c.offset);
-    gp.set_data_ptr(timing_only ? &scratch : t.data + c.offset);
+    gp.set_data_ptr(&scratch);
     gp.set_data_length(static_cast<unsigned int>(len));
     gp.set_streaming_width(static_cast<unsigned int>(len));
     gp.set_byte_enable_ptr(nullptr);
@@ -82,16 +106,17 @@ std::optional<sc_core::sc_time> TileEngine::issue(tlm::tlm_command command, cons
     (command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += len;
     // The engine's own stream rate paces its requests, and a request may leave only when the one
     // outstanding_requests back has completed.
-    c.in_flight[c.issued++ % c.in_flight.size()] = completes;
+    sc_core::sc_time* ring = &m_in_flight[next * depth];
+    ring[c.issued++ % depth] = completes;
     c.at = std::max(c.at + m_clock.period() * (static_cast<double>(len) / static_cast<double>(bytes_per_cycle)),
-                    c.in_flight[c.issued % c.in_flight.size()]);
+                    ring[c.issued % depth]);
     c.offset += len;
     if (c.offset >= t.bytes) {
       ++c.transfer;
       c.offset = 0;
     }
   }
-  if (timing_only) gp.clear_extension(&no_data);
+  gp.clear_extension(&no_data);
   if (!ok) return std::nullopt;
   return last_done;
 }
@@ -108,45 +133,53 @@ void TileEngine::execute(EngineCommand& cmd) {
   for (int pe = 0; pe < model::kPeCount; ++pe)
     if (plan.mask.has(pe)) pes.push_back(pe);
 
-  // Operands stream in per PE (each PE's Local memory is its own) and once per Shared operand.
-  std::vector<std::vector<std::vector<std::uint8_t>>> src(plan.sources.size());
-  std::vector<Stream> reads(pes.size() + 1, Stream{{}, start});  // one per PE, then the Shared one
-  for (std::size_t i = 0; i < plan.sources.size(); ++i) {
-    const model::SourceOperand& s = plan.sources[i];
-    const std::uint64_t bytes = s.desc.storage_bytes();
-    const bool shared = s.ref.is_shared();
-    for (std::size_t k = 0; k < (shared ? 1 : pes.size()); ++k) {
-      src[i].emplace_back(cmd.timing_only ? 0 : bytes, 0);
-      reads[shared ? pes.size() : k].transfers.push_back(
-          Transfer{address_map::fragment_address(s.ref.space, s.slot, shared ? 0 : pes[k]), src[i].back().data(), bytes});
+  // The datapath works on the operands in place; their traffic is timed per PE (each PE's Local
+  // memory is its own) and once per Shared operand, all streams starting with the command.
+  m_reads.resize(pes.size() + 1);  // one per PE, then the Shared one
+  m_writes.resize(pes.size());
+  for (std::vector<Stream>* group : {&m_reads, &m_writes})
+    for (Stream& st : *group) {
+      st.transfers.clear();
+      st.start = start;
     }
-  }
-  const model::Cycles compute = compute_cycles(plan, from_idle);
-  sc_core::sc_time done = start + m_clock.to_time(compute);
-  const auto reads_done = issue(tlm::TLM_READ_COMMAND, reads, m_stream.read_bytes_per_cycle, cmd.timing_only);
-
-  // Results of each PE stream out as the datapath produces them, from the command's start.
-  std::vector<std::vector<std::vector<std::uint8_t>>> results(pes.size());
-  std::vector<Stream> writes(pes.size(), Stream{{}, start});
+  std::vector<Stream>& reads = m_reads;
+  std::vector<Stream>& writes = m_writes;
+  std::vector<std::vector<std::uint8_t>> copies;
   for (std::size_t k = 0; k < pes.size(); ++k) {
     model::PePayloads io;
     io.pe = pes[k];
-    for (std::size_t i = 0; i < plan.sources.size(); ++i)
-      io.sources.push_back(src[i][plan.sources[i].ref.is_shared() ? 0 : k].data());
+    for (const model::SourceOperand& s : plan.sources) {
+      const bool shared = s.ref.is_shared();
+      const std::uint64_t address = address_map::fragment_address(s.ref.space, s.slot, shared ? 0 : pes[k]);
+      if (!shared || k == 0) reads[shared ? pes.size() : k].transfers.push_back(Transfer{address, s.desc.storage_bytes()});
+      if (cmd.timing_only) continue;
+      const std::uint8_t* in = direct(address, s.desc.storage_bytes());
+      // A source whose register this bundle's own result takes over (queue policy) is read old.
+      if (!shared && std::any_of(plan.dests.begin(), plan.dests.end(), [&](const model::DestOperand& d) { return d.slot == s.slot; })) {
+        copies.emplace_back(in, in + s.desc.storage_bytes());
+        in = copies.back().data();
+      }
+      io.sources.push_back(in);
+    }
     for (const model::DestOperand& d : plan.dests) {
-      results[k].emplace_back(cmd.timing_only ? 0 : d.desc.storage_bytes(), 0);
-      io.dests.push_back(results[k].back().data());
-      writes[k].transfers.push_back(Transfer{address_map::fragment_address(model::TileRef::Space::Local, d.slot, pes[k]),
-                                             results[k].back().data(), d.desc.storage_bytes()});
+      const std::uint64_t address = address_map::fragment_address(model::TileRef::Space::Local, d.slot, pes[k]);
+      writes[k].transfers.push_back(Transfer{address, d.desc.storage_bytes()});
+      if (cmd.timing_only) continue;
+      std::uint8_t* out = direct(address, d.desc.capacity_bytes);
+      std::memset(out, 0, d.desc.capacity_bytes);  // a new tile's payload starts as zero bits
+      io.dests.push_back(out);
     }
     if (!cmd.timing_only) {
       cmd.flags |= run_core(plan, io);
       for (std::size_t i = 0; i < plan.dests.size(); ++i) model::write_padding(plan.dests[i], io.dests[i]);
     }
   }
-  const auto writes_done = issue(tlm::TLM_WRITE_COMMAND, writes, m_stream.write_bytes_per_cycle, cmd.timing_only);
+  const model::Cycles compute = compute_cycles(plan, from_idle);
+  const auto reads_done = issue(tlm::TLM_READ_COMMAND, reads, m_stream.read_bytes_per_cycle);
+  const auto writes_done = issue(tlm::TLM_WRITE_COMMAND, writes, m_stream.write_bytes_per_cycle);
   if (!reads_done || !writes_done) SC_REPORT_ERROR(name(), "tile memory rejected an operand access (address map error)");
-  done = std::max({done, reads_done.value_or(done), writes_done.value_or(done)});
+  const sc_core::sc_time done =
+      std::max({start + m_clock.to_time(compute), reads_done.value_or(start), writes_done.value_or(start)});
 
   if (done > sc_core::sc_time_stamp()) sc_core::wait(done - sc_core::sc_time_stamp());
   const std::uint64_t busy = m_clock.to_cycles(sc_core::sc_time_stamp() - start);

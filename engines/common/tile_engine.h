@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // TileEngine: the SystemC shell every tile engine shares. A command arrives on cmd_target_socket
-// (blocking: the call returns when the engine is done); the engine streams each participating PE's
-// operand fragments from tile memory through mem_initiator_socket, runs its model core, streams the
-// results back, and holds for the compute time its timing model gives. Derived engines supply only
-// the core and the compute-time formula.
+// (blocking: the call returns when the engine is done). The engine reaches each participating PE's
+// operand fragments in tile memory through mem_initiator_socket: it runs its model core on them in
+// place through DMI, and times their movement with timing-only transactions that the memories book
+// on their ports; then it holds for the longer of that traffic and the compute time its timing
+// model gives. Derived engines supply only the core and the compute-time formula.
 #pragma once
 
 #include <cstdint>
@@ -69,10 +70,9 @@ class TileEngine : public sc_core::sc_module {
   const Clocked& clock() const { return m_clock; }
 
  private:
-  /// One operand fragment to move: `data` (or nothing in timing-only runs) at `address`.
+  /// One operand fragment whose movement is timed.
   struct Transfer {
     std::uint64_t address;
-    std::uint8_t* data;
     std::uint64_t bytes;
   };
   /// Transfers that follow each other at one rate from one start time (a PE's operands, say).
@@ -87,12 +87,20 @@ class TileEngine : public sc_core::sc_module {
   /// of their arrival times, booking at most the lookahead ahead of simulated time; returns when
   /// the last completes, or nothing on a memory error.
   std::optional<sc_core::sc_time> issue(tlm::tlm_command command, const std::vector<Stream>& streams,
-                                        std::uint64_t bytes_per_cycle, bool timing_only);
+                                        std::uint64_t bytes_per_cycle);
+  /// Direct access to `bytes` of tile memory at `address` (DMI, cached per granted region).
+  std::uint8_t* direct(std::uint64_t address, std::uint64_t bytes);
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   std::uint64_t now_ps() const { return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
 
   Clocked m_clock;
   StreamParams m_stream;
   EngineStats m_stats;
+  std::vector<tlm::tlm_dmi> m_dmi;
+  // Per-command scratch, kept to avoid reallocating on every command.
+  std::vector<Stream> m_reads;
+  std::vector<Stream> m_writes;
+  std::vector<sc_core::sc_time> m_in_flight;
   sc_core::sc_time m_last_done;
   traces::TracedValue m_busy;
   traces::TracedValue m_opcode;

@@ -14,6 +14,7 @@ TileMemory::TileMemory(sc_core::sc_module_name name, unsigned slots, std::uint64
       m_storage(slots), m_ports(params) {
   target_socket.register_b_transport(this, &TileMemory::b_transport);
   target_socket.register_transport_dbg(this, &TileMemory::transport_dbg);
+  target_socket.register_get_direct_mem_ptr(this, &TileMemory::get_direct_mem_ptr);
   SC_METHOD(update_port_trace);
   sensitive << m_port_change;
   dont_initialize();
@@ -29,18 +30,37 @@ void TileMemory::update_port_trace() {
   m_active_ports.set(m_ports.active_at(now), sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
 }
 
+std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len) {
+  const std::uint64_t slot = addr / m_slot_stride, offset = addr % m_slot_stride;
+  if (slot >= m_storage.slot_count() || offset + len > m_slot_stride) return std::nullopt;
+  const auto s = static_cast<unsigned>(slot);
+  m_storage.grow(s, m_slot_stride);  // once, to full size: DMI pointers stay valid
+  return s;
+}
+
+bool TileMemory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+  const auto s = slot_of(gp.get_address(), 1);
+  if (!s) return false;
+  dmi.set_dmi_ptr(m_storage.data(*s));
+  dmi.set_start_address(std::uint64_t{*s} * m_slot_stride);
+  dmi.set_end_address(std::uint64_t{*s} * m_slot_stride + m_slot_stride - 1);
+  dmi.allow_read_write();
+  dmi.set_read_latency(m_clock.to_time(model::Cycles(m_ports.occupancy(1))));
+  dmi.set_write_latency(m_clock.to_time(model::Cycles(m_ports.occupancy(1))));
+  return true;
+}
+
 bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
   const std::uint64_t addr = gp.get_address();
   const std::uint64_t len = gp.get_data_length();
-  const std::uint64_t slot = addr / m_slot_stride, offset = addr % m_slot_stride;
-  if (slot >= m_storage.slot_count() || offset + len > m_slot_stride) return false;
   if (gp.get_byte_enable_ptr()) return false;  // tile payloads move whole bytes
-  const auto s = static_cast<unsigned>(slot);
-  if (m_storage.size(s) < offset + len) m_storage.grow(s, offset + len);
+  const auto s = slot_of(addr, len);
+  if (!s) return false;
+  const std::uint64_t offset = addr % m_slot_stride;
   if (gp.is_read()) {
-    std::memcpy(gp.get_data_ptr(), m_storage.data(s) + offset, len);
+    std::memcpy(gp.get_data_ptr(), m_storage.data(*s) + offset, len);
   } else if (gp.is_write()) {
-    std::memcpy(m_storage.data(s) + offset, gp.get_data_ptr(), len);
+    std::memcpy(m_storage.data(*s) + offset, gp.get_data_ptr(), len);
   }
   return true;
 }
@@ -52,8 +72,7 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   }
   const bool timed_only = gp.get_extension<TimingOnlyAccess>() != nullptr;
   const std::uint64_t addr = gp.get_address(), len = gp.get_data_length();
-  if (timed_only ? (addr / m_slot_stride >= m_storage.slot_count() || addr % m_slot_stride + len > m_slot_stride)
-                 : !move_data(gp)) {
+  if (timed_only ? !slot_of(addr, len) : !move_data(gp)) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }

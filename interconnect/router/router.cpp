@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "interconnect/router/router.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ptosim::interconnect {
@@ -10,6 +11,8 @@ Router::Router(sc_core::sc_module_name name, sc_core::sc_time hop_latency)
       m_hop_latency(hop_latency) {
   target_socket.register_b_transport(this, &Router::b_transport);
   target_socket.register_transport_dbg(this, &Router::transport_dbg);
+  target_socket.register_get_direct_mem_ptr(this, &Router::get_direct_mem_ptr);
+  initiator_socket.register_invalidate_direct_mem_ptr(this, &Router::invalidate_direct_mem_ptr);
 }
 
 void Router::map(unsigned index, model::AddressRange range, std::string target_name) {
@@ -47,6 +50,32 @@ unsigned int Router::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   const unsigned int n = initiator_socket[route->index]->transport_dbg(gp);
   gp.set_address(addr);
   return n;
+}
+
+}  // namespace ptosim::interconnect
+
+namespace ptosim::interconnect {
+
+bool Router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+  const std::uint64_t addr = gp.get_address();
+  const Route* route = decode(addr, 1);
+  if (!route) return false;
+  gp.set_address(addr - route->range.base);
+  const bool granted = initiator_socket[route->index]->get_direct_mem_ptr(gp, dmi);
+  gp.set_address(addr);
+  // Target-relative range back to the initiator's addresses, clipped to the route.
+  const std::uint64_t last = route->range.base + route->range.size - 1;
+  dmi.set_start_address(route->range.base + dmi.get_start_address());
+  dmi.set_end_address(std::min<std::uint64_t>(last, route->range.base + dmi.get_end_address()));
+  return granted;
+}
+
+void Router::invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end) {
+  for (const Route& r : m_routes) {
+    if (r.index != static_cast<unsigned>(id)) continue;
+    for (unsigned i = 0; i < target_socket.size(); ++i)
+      target_socket[i]->invalidate_direct_mem_ptr(r.range.base + start, r.range.base + end);
+  }
 }
 
 }  // namespace ptosim::interconnect

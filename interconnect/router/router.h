@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Router: forwards TLM-2.0 transactions from any bound initiator to the target whose address range
-// holds them (half-open ranges, base subtracted), adding a fixed hop latency. Blocking and debug
-// transport only: contention is modelled by the memory targets.
+// holds them (half-open ranges, base subtracted), adding a fixed hop latency. Blocking transport,
+// debug transport and DMI (requests forwarded, granted ranges and invalidations translated back);
+// contention is modelled by the memory targets.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +39,8 @@ class Router : public sc_core::sc_module {
 
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+  void invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end);
   const Route* decode(std::uint64_t addr, std::uint64_t len) const;
 
   sc_core::sc_time m_hop_latency;

@@ -13,10 +13,12 @@ std::uint64_t MemoryPortModel::occupancy(std::uint64_t bytes) const {
 }
 
 std::uint64_t MemoryPortModel::earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const {
-  for (const Booking& b : m_calendar[port]) {
-    if (b.end <= t) continue;
-    if (b.start >= t + occ) break;  // the gap before this booking holds the access
-    t = b.end;
+  // Bookings of a port never overlap, so their ends are sorted like their starts.
+  const auto& cal = m_calendar[port];
+  for (auto it = std::partition_point(cal.begin(), cal.end(), [t](const Booking& b) { return b.end <= t; });
+       it != cal.end(); ++it) {
+    if (it->start >= t + occ) break;  // the gap before this booking holds the access
+    t = it->end;
   }
   return t;
 }
@@ -25,8 +27,8 @@ MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t
                                                 std::uint64_t bytes) {
   // Forget bookings that ended before now, in batches (nothing arrives in the past).
   for (auto& cal : m_calendar)
-    if (cal.size() > 32)
-      cal.erase(cal.begin(), std::find_if(cal.begin(), cal.end(), [now](const Booking& b) { return b.end > now; }));
+    if (cal.size() > 64)
+      cal.erase(cal.begin(), std::partition_point(cal.begin(), cal.end(), [now](const Booking& b) { return b.end <= now; }));
 
   const std::uint64_t occ = occupancy(bytes);
   Grant g;
@@ -42,8 +44,9 @@ MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t
   const std::uint64_t bank = (addr / m_params.bank_width_bytes) % m_params.banks;
   for (unsigned p = 0; p < m_calendar.size() && !g.bank_conflict; ++p) {
     if (p == g.port) continue;
-    for (const Booking& b : m_calendar[p])
-      if (b.bank == bank && b.start == g.start) g.bank_conflict = true;
+    const auto& cal = m_calendar[p];
+    const auto it = std::partition_point(cal.begin(), cal.end(), [&g](const Booking& b) { return b.start < g.start; });
+    g.bank_conflict = it != cal.end() && it->start == g.start && it->bank == bank;
   }
   if (g.bank_conflict) g.start = earliest_fit(g.port, g.start + 1, occ);
 
