@@ -168,3 +168,36 @@ TEST_CASE("Router: decodes half-open ranges and rejects unmapped and overlapping
   gp.set_data_length(1);
   CHECK(probe.socket->transport_dbg(gp) == 0);
 }
+
+TEST_CASE("Router: forwards DMI requests and translates the granted range", "[engines]") {
+  engines::TileMemory low("low", 2, 256, kOnePort, kClock), high("high", 2, 256, kOnePort, kClock);
+  interconnect::Router router("router", sc_core::SC_ZERO_TIME);
+  struct Probe : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<Probe> socket{"socket"};
+    explicit Probe(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
+  } probe("probe");
+  probe.socket.bind(router.target_socket);
+  router.initiator_socket.bind(low.target_socket);
+  router.initiator_socket.bind(high.target_socket);
+  router.map(0, model::AddressRange{0x1000, 512}, "low");
+  router.map(1, model::AddressRange{0x2000, 512}, "high");
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+
+  tlm::tlm_generic_payload gp;
+  gp.set_address(0x2000 + 256 + 10);  // slot 1 of "high"
+  tlm::tlm_dmi dmi;
+  REQUIRE(probe.socket->get_direct_mem_ptr(gp, dmi));
+  CHECK(dmi.get_start_address() == 0x2000 + 256);
+  CHECK(dmi.get_end_address() == 0x2000 + 511);
+  CHECK(dmi.is_read_write_allowed());
+  dmi.get_dmi_ptr()[10] = 42;  // visible through debug transport
+  std::uint8_t v = 0;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_data_ptr(&v);
+  gp.set_data_length(1);
+  gp.set_streaming_width(1);
+  CHECK(probe.socket->transport_dbg(gp) == 1);
+  CHECK(v == 42);
+  gp.set_address(0x3000);
+  CHECK_FALSE(probe.socket->get_direct_mem_ptr(gp, dmi));
+}
