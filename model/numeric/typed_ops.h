@@ -205,20 +205,19 @@ struct SoftRound {
       flags |= kFlagOF | kFlagNX;
       return static_cast<Lane>(sign | (InfMag << FracShift));
     }
-    if (rem != 0 || s_inexact) {
-      flags |= kFlagNX;
-      if (e < Emin) {
-        bool tiny = true;
-        if (e == Emin - 1) {  // does the unbounded rounding reach 2^Emin?
-          const int sh2 = 52 - static_cast<int>(FracBits);
-          const std::uint64_t t2 = m >> sh2;
-          const std::uint64_t rem2 = m & ((std::uint64_t{1} << sh2) - 1);
-          const std::uint64_t half2 = std::uint64_t{1} << (sh2 - 1);
-          const bool up2 = rem2 > half2 || (rem2 == half2 && (t2 & 1) != 0);
-          tiny = t2 + (up2 ? 1 : 0) != (std::uint64_t{1} << (FracBits + 1));
-        }
-        if (tiny) flags |= kFlagUF;
+    const bool inexact = rem != 0 || s_inexact;
+    flags |= static_cast<NumericFlags>(inexact ? kFlagNX : 0);  // branch-free: exactness is data-dependent
+    if (inexact && e < Emin) {
+      bool tiny = true;
+      if (e == Emin - 1) {  // does the unbounded rounding reach 2^Emin?
+        const int sh2 = 52 - static_cast<int>(FracBits);
+        const std::uint64_t t2 = m >> sh2;
+        const std::uint64_t rem2 = m & ((std::uint64_t{1} << sh2) - 1);
+        const std::uint64_t half2 = std::uint64_t{1} << (sh2 - 1);
+        const bool up2 = rem2 > half2 || (rem2 == half2 && (t2 & 1) != 0);
+        tiny = t2 + (up2 ? 1 : 0) != (std::uint64_t{1} << (FracBits + 1));
       }
+      if (tiny) flags |= kFlagUF;
     }
     return static_cast<Lane>(sign | (mag << FracShift));
   }
@@ -326,14 +325,14 @@ struct Fp32Ops {
   static Lane finish(double s, bool s_inexact, NumericFlags& f) {
     const float r = static_cast<float>(s);
     const std::uint32_t bits = bits_of(r);
-    const double rd = r;
-    if (rd == s && !s_inexact) return bits;
-    f |= kFlagNX;
+    const bool inexact = static_cast<double>(r) != s || s_inexact;
+    f |= static_cast<NumericFlags>(inexact ? kFlagNX : 0);  // branch-free: exactness is data-dependent
     const std::uint32_t mag = bits & 0x7FFFFFFF;
-    if (mag == 0x7F800000) f |= kFlagOF;
-    else if (mag < 0x00800000 || (mag == 0x00800000 && std::fabs(s) < 0x1p-126 &&
-                                  std::fabs(static_cast<float>(s * 0x1p64)) < 0x1p-62f))
-      f |= kFlagUF;  // tiny after rounding: the unbounded 24-bit rounding stays below 2^-126
+    if (inexact && (mag >= 0x7F800000 || mag <= 0x00800000)) {
+      if (mag == 0x7F800000) f |= kFlagOF;
+      else if (mag < 0x00800000 || (std::fabs(s) < 0x1p-126 && std::fabs(static_cast<float>(s * 0x1p64)) < 0x1p-62f))
+        f |= kFlagUF;  // tiny after rounding: the unbounded 24-bit rounding stays below 2^-126
+    }
     return bits;
   }
   static Lane add(Lane a, Lane b, NumericFlags& f) {
