@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/exec/functional_machine.h"
 
+#include <algorithm>
+
 #include "model/cube/cube_core.h"
 #include "model/exec/preflight.h"
 #include "model/plan/preflight_support.h"
@@ -51,17 +53,6 @@ BundleOutcome FunctionalMachine::execute(const Bundle& b) {
   }
   ExecPlan& plan = *planned;
 
-  // Sources are snapshotted before allocation: under the queue policy a destination may take over
-  // the slot of a source it releases (read-old/write-new).
-  std::array<std::vector<std::vector<std::uint8_t>>, kPeCount> snapshots;
-  for (int pe = 0; pe < kPeCount; ++pe) {
-    if (!plan.mask.has(pe)) continue;
-    for (const SourceOperand& src : plan.sources) {
-      const std::uint8_t* p = m_payloads.fragment(src.ref.space, src.slot, pe);
-      snapshots[pe].emplace_back(p, p + m_payloads.fragment_size(src.ref.space, src.slot, pe));
-    }
-  }
-
   std::vector<DestinationRequest> requests;
   for (const DestOperand& d : plan.dests) requests.push_back({d.hand, d.desc});
   auto names = m_state.allocate(requests);
@@ -75,11 +66,23 @@ BundleOutcome FunctionalMachine::execute(const Bundle& b) {
     plan.dests[i].slot = m_state.physical_index((*names)[i].index);
   }
 
+  // Sources are read in place, except one whose slot a destination takes over (the queue policy
+  // can release a source to its own bundle's result): that one is copied first (read-old/write-new).
+  std::vector<std::vector<std::uint8_t>> copies;
   for (int pe = 0; pe < kPeCount; ++pe) {
     if (!plan.mask.has(pe)) continue;
     PePayloads io;
     io.pe = pe;
-    for (const auto& snap : snapshots[pe]) io.sources.push_back(snap.data());
+    for (const SourceOperand& src : plan.sources) {
+      const std::uint8_t* p = m_payloads.fragment(src.ref.space, src.slot, pe);
+      const bool overwritten = src.ref.is_local() && std::any_of(plan.dests.begin(), plan.dests.end(),
+                                                                 [&](const DestOperand& d) { return d.slot == src.slot; });
+      if (overwritten) {
+        copies.emplace_back(p, p + m_payloads.fragment_size(src.ref.space, src.slot, pe));
+        p = copies.back().data();
+      }
+      io.sources.push_back(p);
+    }
     for (const DestOperand& d : plan.dests) {
       m_payloads.reset(TileRef::Space::Local, d.slot, pe, d.desc.capacity_bytes);
       io.dests.push_back(m_payloads.fragment(TileRef::Space::Local, d.slot, pe));
