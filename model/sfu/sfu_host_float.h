@@ -29,9 +29,7 @@ void set_host_float_enabled(bool enabled);
 /// not restored, which halves the cost of a small kernel (clearing is the expensive part).
 class HostFlagScope {
  public:
-  HostFlagScope() {
-    if (std::fetestexcept(FE_ALL_EXCEPT) != 0) std::feclearexcept(FE_ALL_EXCEPT);
-  }
+  HostFlagScope() { std::feclearexcept(FE_ALL_EXCEPT); }
 
   /// The flags raised since construction.
   NumericFlags flags() const {
