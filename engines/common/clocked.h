@@ -16,7 +16,8 @@ class Clocked {
   explicit Clocked(const model::ClockParams& clock)
       : m_period(static_cast<double>(clock.period_ps), sc_core::SC_PS) {}
 
-  sc_core::sc_time to_time(model::Cycles c) const { return m_period * static_cast<double>(c.count); }
+  // Integer arithmetic on the time value: constructing sc_time from a double costs a rounding.
+  sc_core::sc_time to_time(model::Cycles c) const { return sc_core::sc_time::from_value(c.count * m_period.value()); }
   /// Whole cycles in `t` (rounded up: a partial cycle occupies the block).
   std::uint64_t to_cycles(const sc_core::sc_time& t) const {
     const auto v = t.value(), p = m_period.value();

@@ -59,57 +59,66 @@ void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
 
 std::optional<sc_core::sc_time> TileEngine::issue(tlm::tlm_command command, const std::vector<Stream>& streams,
                                                   std::uint64_t bytes_per_cycle) {
+  using sc_core::sc_time;
   tlm::tlm_generic_payload gp;
   TimingOnlyAccess no_data;  // the data itself moves through DMI
   gp.set_extension(&no_data);
+  gp.set_command(command);
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_dmi_allowed(false);
   std::uint8_t scratch = 0;
-  const sc_core::sc_time lookahead = m_clock.to_time(model::Cycles(m_stream.lookahead_cycles));
+  gp.set_data_ptr(&scratch);
+  // Times are SystemC time values (integer multiples of the time resolution): this loop runs once
+  // per burst, and integer arithmetic keeps it cheap.
+  const std::uint64_t period = m_clock.period().value();
+  const std::uint64_t lookahead = m_stream.lookahead_cycles * period;
   // Cursor per stream: transfer index, offset in it, arrival time of its next burst, and requests
   // issued; the completion times of its requests in flight are a ring in m_in_flight.
   struct Cursor {
     std::size_t transfer = 0;
     std::uint64_t offset = 0;
-    sc_core::sc_time at;
+    std::uint64_t at = 0;
     std::size_t issued = 0;
   };
   const std::size_t depth = m_stream.outstanding_requests;
-  m_in_flight.assign(streams.size() * depth, sc_core::SC_ZERO_TIME);
+  m_in_flight.assign(streams.size() * depth, 0);
+  std::uint64_t now = sc_core::sc_time_stamp().value();
   std::vector<Cursor> cursors;
   cursors.reserve(streams.size());
-  for (const Stream& s : streams) cursors.push_back(Cursor{0, 0, std::max(s.start, sc_core::sc_time_stamp()), 0});
-  sc_core::sc_time last_done = sc_core::sc_time_stamp();
-  bool ok = true;
+  for (const Stream& s : streams) cursors.push_back(Cursor{0, 0, std::max<std::uint64_t>(s.start.value(), now), 0});
+  std::uint64_t last_done = now;
   for (;;) {
     // The stream whose next burst arrives first.
     std::size_t next = streams.size();
     for (std::size_t i = 0; i < streams.size(); ++i)
       if (cursors[i].transfer < streams[i].transfers.size() && (next == streams.size() || cursors[i].at < cursors[next].at))
         next = i;
-    if (next == streams.size() || !ok) break;
+    if (next == streams.size()) break;
     Cursor& c = cursors[next];
     const Transfer& t = streams[next].transfers[c.transfer];
-    if (c.at > sc_core::sc_time_stamp() + lookahead) sc_core::wait(c.at - lookahead - sc_core::sc_time_stamp());
+    if (c.at > now + lookahead) {
+      sc_core::wait(sc_time::from_value(c.at - lookahead - now));
+      now = sc_core::sc_time_stamp().value();
+    }
     const std::uint64_t len = std::min(m_stream.burst_bytes, t.bytes - c.offset);
-    gp.set_command(command);
     gp.set_address(t.address + c.offset);
-    gp.set_data_ptr(&scratch);
     gp.set_data_length(static_cast<unsigned int>(len));
     gp.set_streaming_width(static_cast<unsigned int>(len));
-    gp.set_byte_enable_ptr(nullptr);
-    gp.set_dmi_allowed(false);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = c.at - sc_core::sc_time_stamp();
+    sc_time delay = sc_time::from_value(c.at - now);
     mem_initiator_socket->b_transport(gp, delay);
-    ok = gp.get_response_status() == tlm::TLM_OK_RESPONSE;
-    const sc_core::sc_time completes = sc_core::sc_time_stamp() + delay;
+    if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
+      gp.clear_extension(&no_data);
+      return std::nullopt;
+    }
+    const std::uint64_t completes = now + delay.value();
     last_done = std::max(last_done, completes);
     (command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += len;
-    // The engine's own stream rate paces its requests, and a request may leave only when the one
-    // outstanding_requests back has completed.
-    sc_core::sc_time* ring = &m_in_flight[next * depth];
+    // The engine's own stream rate paces its requests (rounded to the time resolution), and a
+    // request may leave only when the one outstanding_requests back has completed.
+    std::uint64_t* ring = &m_in_flight[next * depth];
     ring[c.issued++ % depth] = completes;
-    c.at = std::max(c.at + m_clock.period() * (static_cast<double>(len) / static_cast<double>(bytes_per_cycle)),
-                    ring[c.issued % depth]);
+    c.at = std::max(c.at + (2 * period * len + bytes_per_cycle) / (2 * bytes_per_cycle), ring[c.issued % depth]);
     c.offset += len;
     if (c.offset >= t.bytes) {
       ++c.transfer;
@@ -117,8 +126,7 @@ std::optional<sc_core::sc_time> TileEngine::issue(tlm::tlm_command command, cons
     }
   }
   gp.clear_extension(&no_data);
-  if (!ok) return std::nullopt;
-  return last_done;
+  return sc_time::from_value(last_done);
 }
 
 void TileEngine::execute(EngineCommand& cmd) {

@@ -100,7 +100,7 @@ class TileEngine : public sc_core::sc_module {
   // Per-command scratch, kept to avoid reallocating on every command.
   std::vector<Stream> m_reads;
   std::vector<Stream> m_writes;
-  std::vector<sc_core::sc_time> m_in_flight;
+  std::vector<std::uint64_t> m_in_flight;  ///< completion times (SystemC time values)
   sc_core::sc_time m_last_done;
   traces::TracedValue m_busy;
   traces::TracedValue m_opcode;

@@ -263,8 +263,9 @@ void BundleDispatcher::complete(InFlight& f) {
   // Definedness is known from the plan; it becomes visible with the data.
   for (const model::DestOperand& d : plan.dests) {
     model::LocalTile& t = m_state.slot(d.slot);
+    const model::Definedness defined = model::result_definedness(d);  // the same on every PE
     for (int pe = 0; pe < model::kPeCount; ++pe)
-      if (plan.mask.has(pe)) t.defined[pe] = model::result_definedness(d);
+      if (plan.mask.has(pe)) t.defined[pe] = defined;
     --m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
   }
   for (const model::SourceOperand& s : plan.sources) --m_pending_reads[slot_key(s.ref.space, s.slot)];

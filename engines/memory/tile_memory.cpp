@@ -76,13 +76,14 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  const std::uint64_t now = sc_core::sc_time_stamp().value() / m_clock.period().value();
+  const sc_core::sc_time stamp = sc_core::sc_time_stamp();
+  const std::uint64_t now = stamp.value() / m_clock.period().value();
   const std::uint64_t arrival = now + m_clock.to_cycles(delay);
   const auto grant = m_ports.reserve(now, arrival, addr, len);
-  delay = m_clock.to_time(model::Cycles(grant.done)) - sc_core::sc_time_stamp();
+  delay = m_clock.to_time(model::Cycles(grant.done)) - stamp;
   if (m_tracing) {
-    m_port_change.notify(m_clock.to_time(model::Cycles(grant.start)) - sc_core::sc_time_stamp());
-    m_port_change.notify(m_clock.to_time(model::Cycles(grant.start + m_ports.occupancy(len))) - sc_core::sc_time_stamp());
+    m_port_change.notify(m_clock.to_time(model::Cycles(grant.start)) - stamp);
+    m_port_change.notify(m_clock.to_time(model::Cycles(grant.start + m_ports.occupancy(len))) - stamp);
   }
   (gp.is_read() ? m_bytes_read : m_bytes_written) += gp.get_data_length();
   gp.set_response_status(tlm::TLM_OK_RESPONSE);

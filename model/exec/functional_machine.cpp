@@ -92,8 +92,9 @@ BundleOutcome FunctionalMachine::execute(const Bundle& b) {
   }
   for (const DestOperand& d : plan.dests) {
     LocalTile& t = m_state.local(d.ref.index);
+    const Definedness defined = result_definedness(d);  // the same on every PE
     for (int pe = 0; pe < kPeCount; ++pe)
-      if (plan.mask.has(pe)) t.defined[pe] = result_definedness(d);
+      if (plan.mask.has(pe)) t.defined[pe] = defined;
   }
   m_state.raise_status(out.flags);
   out.destinations = *names;

@@ -2,6 +2,7 @@
 #include "model/memory/port_model.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ptosim::model {
 
@@ -15,6 +16,7 @@ std::uint64_t MemoryPortModel::occupancy(std::uint64_t bytes) const {
 std::uint64_t MemoryPortModel::earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const {
   // Bookings of a port never overlap, so their ends are sorted like their starts.
   const auto& cal = m_calendar[port];
+  if (cal.empty() || cal.back().end <= t) return t;  // the common case: nothing booked from t on
   for (auto it = std::partition_point(cal.begin(), cal.end(), [t](const Booking& b) { return b.end <= t; });
        it != cal.end(); ++it) {
     if (it->start >= t + occ) break;  // the gap before this booking holds the access
@@ -64,10 +66,12 @@ MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t
 }
 
 unsigned MemoryPortModel::active_at(std::uint64_t t) const {
+  // A port's bookings never overlap: at most the last one starting at or before t holds it.
   unsigned n = 0;
-  for (const auto& cal : m_calendar)
-    for (const Booking& b : cal)
-      if (b.start <= t && t < b.end) ++n;
+  for (const auto& cal : m_calendar) {
+    const auto it = std::partition_point(cal.begin(), cal.end(), [t](const Booking& b) { return b.start <= t; });
+    if (it != cal.begin() && t < std::prev(it)->end) ++n;
+  }
   return n;
 }
 
