@@ -4,19 +4,12 @@
 #include <cctype>
 #include <charconv>
 
+#include "model/common/text.h"
 #include "model/numeric/data_type.h"
 
 namespace ptosim::model {
 
 namespace {
-
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 
 std::optional<unsigned> parse_decimal(std::string_view text) {
   unsigned v = 0;

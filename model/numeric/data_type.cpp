@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "model/common/text.h"
+
 namespace ptosim::model {
 
 namespace {
@@ -41,14 +43,6 @@ constexpr std::array<std::int8_t, 32> kIndexByCode = [] {
 }();
 
 const Info& info(DataType t) { return kInfo[kIndexByCode[static_cast<unsigned>(t) & 31]]; }
-
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "model/common/text.h"
 #include "model/numeric/big_uint.h"
 #include "model/numeric/float_format.h"
 #include "model/numeric/rounding.h"
@@ -16,13 +17,6 @@
 namespace ptosim::model::numeric {
 
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
 
 std::optional<std::uint64_t> parse_hex(DataType t, std::string_view digits) {
   if (digits.empty() || digits.size() > 16) return std::nullopt;
@@ -83,11 +77,11 @@ std::optional<std::uint64_t> parse_value(DataType t, std::string_view text) {
     negative = s[0] == '-';
     s.remove_prefix(1);
   }
-  if (iequals(s, "inf") || iequals(s, "infinity")) {
+  if (iequal(s, "inf") || iequal(s, "infinity")) {
     if (f == nullptr || !f->has_inf) return std::nullopt;
     return infinity_of(*f, negative);
   }
-  if (iequals(s, "nan")) return canonical_nan(t);
+  if (iequal(s, "nan")) return canonical_nan(t);
 
   // digits [. digits] [e [+-] digits]
   BigUint digits;
