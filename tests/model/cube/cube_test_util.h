@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Helpers of the CUBE tests: a FunctionalMachine with CUBE-layout, RowMajor and Shared input tiles
-// built from logical matrices, programs run from assembly text through the whole front end, fault
-// expectations with a complete no-effect check, and FP32 encodings.
+// built from logical matrices on the shared machine harness (programs from assembly text, rejections
+// with a complete no-effect check), operation forms, and FP32 encodings.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "model/bundle/assembler.h"
-#include "model/bundle/block_builder.h"
-#include "model/exec/functional_machine.h"
+#include "tests/model/support/machine_harness.h"
 
 namespace ptosim::model::cube_test {
+
+using test::reg_index;
 
 /// Logical element [r, c] of an input matrix (nullopt = leave undefined).
 using ElementFn = std::function<std::optional<std::uint64_t>(std::uint32_t r, std::uint32_t c)>;
@@ -35,12 +35,6 @@ inline float as_f32(std::uint64_t bits) {
   float f;
   std::memcpy(&f, &u, sizeof f);
   return f;
-}
-
-inline unsigned reg_index(const std::string& name) {
-  const auto ref = TileRef::parse(name);
-  REQUIRE(ref);
-  return ref->index;
 }
 
 /// A CUBE-layout descriptor (CELL storage shape derived from the valid shape).
@@ -102,43 +96,10 @@ inline ElementFn values(std::vector<std::uint64_t> v, std::uint32_t cols) {
   };
 }
 
-/// Everything observable of a machine: registers, descriptors, definedness, payloads, GPRs, flags.
-struct Snapshot {
-  std::vector<std::string> items;
-  bool operator==(const Snapshot& o) const { return items == o.items; }
-};
-
-inline Snapshot snapshot(const FunctionalMachine& m) {
-  Snapshot s;
-  const TileState& st = m.state();
-  for (unsigned i = 0; i < kLocalTileCount; ++i) {
-    const LocalTile& t = st.local(i);
-    std::string item = std::to_string(i) + (t.allocated ? ":a" : ":-") + std::to_string(st.physical_index(i));
-    if (t.allocated) {
-      item += ":" + std::to_string(t.desc.capacity_bytes) + "/" + std::to_string(t.desc.rows) + "x" +
-              std::to_string(t.desc.cols);
-      for (int pe = 0; pe < kPeCount; ++pe)
-        if (t.desc.pe_mask.has(pe))
-          for (const auto& e : m.read_local(i, pe)) item += e ? std::to_string(*e) + "," : "u,";
-    }
-    s.items.push_back(item);
-  }
-  for (unsigned i = 0; i < kSharedTileCount; ++i) {
-    const SharedTile& t = st.shared(i);
-    if (!t.allocated) continue;
-    std::string item = "S" + std::to_string(i) + ":" + t.allocation_mask.to_string() + t.initialized_mask.to_string() +
-                       (t.published ? "p" : "-");
-    for (const auto& e : m.read_shared(i)) item += e ? std::to_string(*e) + "," : "u,";
-    s.items.push_back(item);
-  }
-  s.items.push_back("capacity " + std::to_string(st.capacity_in_use()) + " status " + std::to_string(st.status()));
-  return s;
-}
-
-/// A FunctionalMachine driven by assembly text.
-class Machine {
+/// The shared harness with the CUBE tests' tile installers.
+class Machine : public test::MachineHarness {
  public:
-  explicit Machine(AllocationPolicy policy = AllocationPolicy::Asl) : m(policy) {}
+  using MachineHarness::MachineHarness;
 
   /// A Local CUBE_M16/M32/N8 input tile in location Matrix, every PE holding `fn`.
   TileDescriptor cube(const std::string& reg, Layout layout, DataType t, std::uint32_t rows, std::uint32_t cols,
@@ -176,34 +137,6 @@ class Machine {
     return d;
   }
 
-  void gpr(unsigned selector, std::uint64_t value) {
-    for (int pe = 0; pe < kPeCount; ++pe) m.state().set_gpr(pe, selector, value);
-  }
-
-  /// Assembles `program` and executes its bundles up to the first fault; the program must
-  /// assemble and build into blocks without instruction-level faults.
-  std::vector<BundleOutcome> run(const std::string& program) {
-    const Assembly a = assemble(program, "cube.s");
-    INFO(program);
-    for (const AsmError& e : a.errors) FAIL_CHECK(format_error(e));
-    REQUIRE(a.ok());
-    const ProgramBlocks blocks = build_blocks(a.instructions);
-    if (blocks.fault) FAIL_CHECK(format_block_fault(*blocks.fault));
-    REQUIRE_FALSE(blocks.fault);
-    std::vector<BundleOutcome> out;
-    for (const Bundle& b : blocks.bundles) {
-      out.push_back(m.execute(b));
-      if (out.back().kind == BundleOutcome::Kind::Faulted) break;
-    }
-    return out;
-  }
-
-  BundleOutcome run1(const std::string& program) {
-    auto out = run(program);
-    REQUIRE(out.size() == 1);
-    return out[0];
-  }
-
   /// Runs a one-bundle program that must commit; returns its destinations (D first).
   std::vector<unsigned> commit(const std::string& program) {
     const BundleOutcome o = run1(program);
@@ -215,53 +148,11 @@ class Machine {
     return regs;
   }
 
-  /// A one-bundle program that must fault with `code` and a rule mentioning `text`, and leave every
-  /// register, payload, GPR and flag exactly as it was.
-  void reject(const std::string& program, FaultCode code, const std::string& text) {
-    const Snapshot before = snapshot(m);
-    const BundleOutcome o = run1(program);
-    INFO(program);
-    REQUIRE(o.kind == BundleOutcome::Kind::Faulted);
-    REQUIRE(o.fault);
-    INFO(o.fault->rule);
-    CHECK(fault_code_name(o.fault->code) == std::string(fault_code_name(code)));
-    CHECK(o.fault->rule.find(text) != std::string::npos);
-    CHECK(o.destinations.empty());
-    CHECK(o.flags == 0);
-    CHECK(snapshot(m) == before);
-  }
-
-  /// The single bundle of a program text (for tests that then alter fields the front end fixes).
-  static Bundle bundle_of(const std::string& program) {
-    const Assembly a = assemble(program, "cube.s");
-    INFO(program);
-    REQUIRE(a.ok());
-    const ProgramBlocks blocks = build_blocks(a.instructions);
-    REQUIRE_FALSE(blocks.fault);
-    REQUIRE(blocks.bundles.size() == 1);
-    return blocks.bundles[0];
-  }
-
-  /// As reject() for a Bundle built directly.
-  void reject(const Bundle& b, FaultCode code, const std::string& text) {
-    const Snapshot before = snapshot(m);
-    const BundleOutcome o = m.execute(b);
-    REQUIRE(o.kind == BundleOutcome::Kind::Faulted);
-    REQUIRE(o.fault);
-    INFO(o.fault->rule);
-    CHECK(fault_code_name(o.fault->code) == std::string(fault_code_name(code)));
-    CHECK(o.fault->rule.find(text) != std::string::npos);
-    CHECK(snapshot(m) == before);
-  }
-
   /// Element [r, c] of Local register `index` on PE `pe` (nullopt = undefined).
   std::optional<std::uint64_t> at(unsigned index, std::uint32_t r, std::uint32_t c, int pe = 0) const {
     const TileDescriptor& d = m.state().local(index).desc;
     return m.read_local(index, pe).at(std::size_t{r} * d.cols + c);
   }
-  const TileDescriptor& desc(unsigned index) const { return m.state().local(index).desc; }
-
-  FunctionalMachine m;
 };
 
 /// B.IOT lines binding `sources` in order (two per B.IOT), the first destination on the last

@@ -12,7 +12,6 @@ namespace ptosim::model {
 namespace {
 
 using sfu_test::at;
-using sfu_test::check_fault;
 using sfu_test::fill;
 using sfu_test::Machine;
 
@@ -124,19 +123,17 @@ struct Stage3 {
   std::uint64_t b;
 };
 
-unsigned run_stage3(Machine& m, const Stage3& c, BundleOutcome& out) {
+/// Installs the stage-3 inputs and returns the bundle.
+std::string stage3_program(Machine& m, const Stage3& c) {
   const std::uint32_t rows = c.dst == DataType::FP32 ? 32 : 64;
   const std::uint32_t src_capacity = rows * 2 * element_bits(c.src) / 8;
   m.tile("T#2", c.src, src_capacity, 2, 2, 2, sfu_test::fill(4, c.a));
   if (c.row) m.tile("T#3", c.src, 256, 1, 2, 1, {c.b, c.b});
   else m.tile("T#3", c.src, 256, 2, 1, 2, {c.b, c.b});
-  const std::string program = std::string("BSTART.SFU ") + (c.row ? "TROWEXPANDEXPDIF, " : "TCOLEXPANDEXPDIF, ") +
-                              data_type_name(c.src) + "\n" + c.datr +
-                              "B.DIM zero, 2, ->LB0\nB.DIM zero, 2, ->LB1\nB.DIM zero, 2, ->LB2\n"
-                              "B.IOT T#2, T#3, mask=1111, last, ->T<2>\nBSTOP\n";
-  INFO(program);
-  out = m.run1(program);
-  return out.destinations.empty() ? 0 : out.destinations[0].index;
+  return std::string("BSTART.SFU ") + (c.row ? "TROWEXPANDEXPDIF, " : "TCOLEXPANDEXPDIF, ") + data_type_name(c.src) +
+         "\n" + c.datr +
+         "B.DIM zero, 2, ->LB0\nB.DIM zero, 2, ->LB1\nB.DIM zero, 2, ->LB2\n"
+         "B.IOT T#2, T#3, mask=1111, last, ->T<2>\nBSTOP\n";
 }
 
 TEST_CASE("tile-exec-trowexpandexpdif-stage3-decoded-001", "[sfu][avs]") {
@@ -160,9 +157,7 @@ TEST_CASE("tile-exec-trowexpandexpdif-stage3-decoded-001", "[sfu][avs]") {
   };
   for (const Stage3& c : positive) {
     Machine m;
-    BundleOutcome o;
-    const unsigned d = run_stage3(m, c, o);
-    REQUIRE(o.kind == BundleOutcome::Kind::Committed);
+    const unsigned d = m.commit(stage3_program(m, c));
     const TileDescriptor& dd = m.desc(d);
     CHECK(dd.dtype == c.dst);
     CHECK(dd.capacity_bytes == 256);
@@ -199,11 +194,7 @@ TEST_CASE("tile-exec-trowexpandexpdif-stage3-decoded-001", "[sfu][avs]") {
   };
   for (const Stage3& c : rejected) {
     Machine m;
-    BundleOutcome o;
-    run_stage3(m, c, o);
-    check_fault(o, FaultCode::TileLegality, "type pair");
-    CHECK_FALSE(m.allocated(0));
-    CHECK(m.read(1)[0] == c.a);
+    m.reject(stage3_program(m, c), FaultCode::TileLegality, "type pair");
   }
 }
 
@@ -248,7 +239,7 @@ TEST_CASE("tile-exec-stage4-copy-001", "[sfu][avs]") {
   CHECK(out == expected);
   Machine bad;
   bad.tile("T#1", DataType::TF32, 128, 1, 2, 1, {0x3F800001, 0x3F800002});
-  check_fault(bad.run1(program), FaultCode::TileLegality, "invalid TF32 encoding");
+  bad.reject(program, FaultCode::TileLegality, "invalid TF32 encoding");
 }
 
 TEST_CASE("tile-static-expansion-contract-001", "[sfu][avs]") {
@@ -269,8 +260,8 @@ TEST_CASE("tile-static-expansion-contract-001", "[sfu][avs]") {
   Machine ints;
   ints.tile("T#1", DataType::S32, 128, 2, 3, 2, fill(6, 7));
   ints.tile("T#2", DataType::S32, 128, 1, 3, 1, {1, 1, 0});
-  check_fault(ints.run1("BSTART.SFU TROWEXPANDDIV, S32\nB.DIM zero, 2, ->LB0\nB.DIM zero, 3, ->LB1\n"
-                        "B.IOT T#1, T#2, mask=1111, last, ->T<1>\nBSTOP\n"),
+  ints.reject("BSTART.SFU TROWEXPANDDIV, S32\nB.DIM zero, 2, ->LB0\nB.DIM zero, 3, ->LB1\n"
+                        "B.IOT T#1, T#2, mask=1111, last, ->T<1>\nBSTOP\n",
               FaultCode::TileLegality, "integer zero divisor in broadcast row 2");
   CHECK_FALSE(ints.allocated(2));
 }

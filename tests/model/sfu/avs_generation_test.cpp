@@ -11,7 +11,6 @@ namespace ptosim::model {
 namespace {
 
 using sfu_test::at;
-using sfu_test::check_fault;
 using sfu_test::Machine;
 
 TEST_CASE("tile-exec-tfillpad-scalar-001", "[sfu][avs]") {
@@ -57,12 +56,12 @@ TEST_CASE("tile-bound-tci-shape-001", "[sfu][avs]") {
   const unsigned d = m.commit(std::string(kTciHead) + "B.IOT mask=1111, last, ->T<1>\nBSTOP\n");
   CHECK(m.desc(d).valid_rows == 1);
   CHECK(m.desc(d).dtype == DataType::U16);
-  check_fault(m.run1(std::string(kTciHead) + "B.DIM zero, 2, ->LB1\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n"),
+  m.reject(std::string(kTciHead) + "B.DIM zero, 2, ->LB1\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n",
               FaultCode::TileLegality, "exactly one row");
-  check_fault(m.run1("BSTART.SFU TCI, U8\nB.DIM zero, 2, ->LB0\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n"),
+  m.reject("BSTART.SFU TCI, U8\nB.DIM zero, 2, ->LB0\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n",
               FaultCode::TileLegality, "U8 is not a legal TCI DataType");
   // A column-major destination would need B.DATR Layout, which TCI does not accept.
-  check_fault(m.run1(std::string(kTciHead) + "B.DATR layout=ND2DN\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n"),
+  m.reject(std::string(kTciHead) + "B.DATR layout=ND2DN\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n",
               FaultCode::TileLegality, "B.DATR Layout");
 }
 
@@ -92,7 +91,7 @@ TEST_CASE("tile-exec-tci-wrap-001", "[sfu][avs]") {
 TEST_CASE("tile-fault-tci-direction-001", "[sfu][avs]") {
   Machine m;
   m.gpr(2, 2);
-  check_fault(m.run1(std::string(kTciHead) + "B.IOR zero, r2, zero, ->zero\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n"),
+  m.reject(std::string(kTciHead) + "B.IOR zero, r2, zero, ->zero\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n",
               FaultCode::TileLegality, "direction) is 2");
   CHECK_FALSE(m.allocated(0));
 }
@@ -103,9 +102,9 @@ TEST_CASE("tile-bound-ttri-shape-001", "[sfu][avs]") {
   Machine m;
   const unsigned d = m.commit(std::string(kTtriHead) + "B.IOT mask=1111, last, ->T<1>\nBSTOP\n");
   CHECK(m.desc(d).layout == Layout::RowMajor);
-  check_fault(m.run1("BSTART.SFU TTRI, U8\nB.DIM zero, 3, ->LB0\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n"),
+  m.reject("BSTART.SFU TTRI, U8\nB.DIM zero, 3, ->LB0\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n",
               FaultCode::TileLegality, "U8 is not a legal TTRI DataType");
-  check_fault(m.run1(std::string(kTtriHead) + "B.DATR layout=ND2DN\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n"),
+  m.reject(std::string(kTtriHead) + "B.DATR layout=ND2DN\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n",
               FaultCode::TileLegality, "B.DATR Layout");
 }
 
@@ -153,7 +152,7 @@ TEST_CASE("tile-exec-ttri-typed-001", "[sfu][avs]") {
 TEST_CASE("tile-fault-ttri-orient-001", "[sfu][avs]") {
   Machine m;
   m.gpr(2, 2);
-  check_fault(m.run1(std::string(kTtriHead) + "B.IOR zero, r2, zero, ->zero\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n"),
+  m.reject(std::string(kTtriHead) + "B.IOR zero, r2, zero, ->zero\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n",
               FaultCode::TileLegality, "orientation) is 2");
   CHECK_FALSE(m.allocated(0));
 }
@@ -172,13 +171,13 @@ TEST_CASE("tile-bound-thistogram-schema-001", "[sfu][avs]") {
   CHECK(m.desc(d).cols == 256);
   CHECK(m.desc(d).valid_cols == 256);
   m.commit(histogram_program("U16", "B.DATR dtype=U32, byteid=1"));
-  check_fault(m.run1(histogram_program("U16", "B.DATR dtype=U32, byteid=2")), FaultCode::TileLegality,
+  m.reject(histogram_program("U16", "B.DATR dtype=U32, byteid=2"), FaultCode::TileLegality,
               "ByteId 2 is not defined for a U16 source");
   // The output geometry is fixed to 256 columns by the schema; no bundle can ask for 257. A
   // destination TSize without room for the valid rows is an allocation fault.
-  check_fault(m.run1(histogram_program("U16", "B.DATR dtype=U32, byteid=1", 3)), FaultCode::TileAllocation, "TSize 512");
+  m.reject(histogram_program("U16", "B.DATR dtype=U32, byteid=1", 3), FaultCode::TileAllocation, "TSize 512");
   m.tile("U#2", DataType::S8, 128, 1, 1, 1, {0});
-  check_fault(m.run1(histogram_program("U16", "B.DATR dtype=U32, byteid=0")), FaultCode::TileLegality,
+  m.reject(histogram_program("U16", "B.DATR dtype=U32, byteid=0"), FaultCode::TileLegality,
               "U8 is required");
 }
 

@@ -14,7 +14,6 @@ namespace ptosim::model {
 namespace {
 
 using sfu_test::at;
-using sfu_test::check_fault;
 using sfu_test::Machine;
 
 std::uint32_t f32(float v) {
@@ -51,7 +50,7 @@ TEST_CASE("tile-bound-trowargmin-shape-001", "[sfu][avs]") {
   CHECK(m.desc(d).valid_rows == 2);
   CHECK(m.desc(d).valid_cols == 1);
   for (const char* t : {"S16", "S32"})
-    check_fault(m.run1(head + "B.DATR dtype=" + t + "\nB.IOT T#1, mask=1111, last, ->T<1>\nBSTOP\n"),
+    m.reject(head + "B.DATR dtype=" + t + "\nB.IOT T#1, mask=1111, last, ->T<1>\nBSTOP\n",
                 FaultCode::TileLegality, "B.DATR DataType");
 }
 
@@ -61,7 +60,7 @@ TEST_CASE("tile-exec-trowargmin-index-dtype-decoded-001", "[sfu][avs]") {
   const std::string head = "BSTART.SFU TROWARGMIN, U8\nB.DIM zero, 3, ->LB0\nB.DIM zero, 2, ->LB1\nB.DIM zero, 4, ->LB2\n";
   // A B.DATR naming a non-U32 index type faults before any effect.
   const auto before = m.read(0);
-  check_fault(m.run1(head + "B.DATR dtype=S16\nB.IOT T#1, mask=1111, last, ->T<1>\nBSTOP\n"), FaultCode::TileLegality,
+  m.reject(head + "B.DATR dtype=S16\nB.IOT T#1, mask=1111, last, ->T<1>\nBSTOP\n", FaultCode::TileLegality,
               "DataType");
   CHECK_FALSE(m.allocated(1));
   CHECK(m.read(0) == before);

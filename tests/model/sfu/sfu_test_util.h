@@ -1,32 +1,25 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Helpers of the SFU tests: a FunctionalMachine with named input tiles, programs run from assembly
-// text through the whole front end (assembler, BlockBuilder), and fault expectations.
+// Helpers of the SFU tests: the shared machine harness with named input tiles (per-PE contents),
+// element access and fills.
 #pragma once
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "model/bundle/assembler.h"
-#include "model/bundle/block_builder.h"
-#include "model/exec/functional_machine.h"
+#include "tests/model/support/machine_harness.h"
 
 namespace ptosim::model::sfu_test {
 
-inline unsigned reg_index(const std::string& name) {
-  const auto ref = TileRef::parse(name);
-  REQUIRE(ref);
-  REQUIRE(ref->is_local());
-  return ref->index;
-}
+using test::reg_index;
 
-/// A FunctionalMachine driven by assembly text.
-class Machine {
+/// The shared harness with the SFU tests' tile installers.
+class Machine : public test::MachineHarness {
  public:
-  explicit Machine(AllocationPolicy policy = AllocationPolicy::Asl) : m(policy) {}
+  using MachineHarness::MachineHarness;
 
   /// Installs a Local tile whose rows derive from capacity and Col; `data` lists logical elements in
   /// row-major order (missing ones stay undefined) and is the content of every PE in `mask`.
@@ -58,35 +51,6 @@ class Machine {
     return d;
   }
 
-  void gpr(unsigned selector, std::uint64_t value) {
-    for (int pe = 0; pe < kPeCount; ++pe) m.state().set_gpr(pe, selector, value);
-  }
-
-  /// Assembles `program` and executes its bundles in order up to the first fault; the program must
-  /// assemble and contain no instruction-level fault.
-  std::vector<BundleOutcome> run(const std::string& program) {
-    const Assembly a = assemble(program, "test.s");
-    INFO(program);
-    for (const AsmError& e : a.errors) FAIL_CHECK(format_error(e));
-    REQUIRE(a.ok());
-    const ProgramBlocks blocks = build_blocks(a.instructions);
-    if (blocks.fault) FAIL_CHECK(format_block_fault(*blocks.fault));
-    REQUIRE_FALSE(blocks.fault);
-    std::vector<BundleOutcome> out;
-    for (const Bundle& b : blocks.bundles) {
-      out.push_back(m.execute(b));
-      if (out.back().kind == BundleOutcome::Kind::Faulted) break;
-    }
-    return out;
-  }
-
-  /// Runs a one-bundle program and returns its outcome.
-  BundleOutcome run1(const std::string& program) {
-    auto out = run(program);
-    REQUIRE(out.size() == 1);
-    return out[0];
-  }
-
   /// Runs a one-bundle program that must commit; returns its destination register.
   unsigned commit(const std::string& program) {
     const BundleOutcome o = run1(program);
@@ -98,25 +62,12 @@ class Machine {
   }
 
   FragmentData read(unsigned index, int pe = 0) const { return m.read_local(index, pe); }
-  const TileDescriptor& desc(unsigned index) const { return m.state().local(index).desc; }
   bool allocated(unsigned index) const { return m.state().local(index).allocated; }
-
-  FunctionalMachine m;
 };
 
 /// Element [r, c] of a fragment read back with Machine::read (nullopt = undefined).
 inline std::optional<std::uint64_t> at(const FragmentData& f, const TileDescriptor& d, std::uint32_t r, std::uint32_t c) {
   return f.at(std::size_t{r} * d.cols + c);
-}
-
-/// The outcome is a fault of class `code` whose rule mentions `text`.
-inline void check_fault(const BundleOutcome& o, FaultCode code, const std::string& text) {
-  REQUIRE(o.kind == BundleOutcome::Kind::Faulted);
-  REQUIRE(o.fault);
-  INFO(o.fault->rule);
-  CHECK(o.fault->code == code);
-  CHECK(o.fault->rule.find(text) != std::string::npos);
-  CHECK(o.destinations.empty());
 }
 
 /// `n` copies of `v`.
