@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "traces/vcd_recorder.h"
 
+#include <charconv>
 
 namespace ptosim::traces {
 
@@ -74,22 +75,42 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
 
 void VcdRecorder::write_value(const Signal& s) {
   if (s.width == 1) {
-    m_out << (s.value & 1) << s.code << '\n';
-    return;
+    m_buf.push_back(static_cast<char>('0' + (s.value & 1)));
+  } else {
+    char bits[64];
+    std::size_t n = 0;
+    std::uint64_t v = s.value;
+    do {
+      bits[n++] = static_cast<char>('0' + (v & 1));
+      v >>= 1;
+    } while (v != 0);
+    m_buf.push_back('b');
+    while (n > 0) m_buf.push_back(bits[--n]);
+    m_buf.push_back(' ');
   }
-  std::string bits;
-  std::uint64_t v = s.value;
-  do {
-    bits.insert(bits.begin(), static_cast<char>('0' + (v & 1)));
-    v >>= 1;
-  } while (v != 0);
-  m_out << 'b' << bits << ' ' << s.code << '\n';
+  m_buf += s.code;
+  m_buf.push_back('\n');
+  if (m_buf.size() >= kFlushBytes) flush();
+}
+
+void VcdRecorder::write_time(std::uint64_t time_ps) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, time_ps).ptr;
+  m_buf.push_back('#');
+  m_buf.append(digits, end);
+  m_buf.push_back('\n');
+}
+
+void VcdRecorder::flush() {
+  m_out.write(m_buf.data(), static_cast<std::streamsize>(m_buf.size()));
+  m_buf.clear();
 }
 
 void VcdRecorder::start_body() {
-  m_out << "#" << m_begin << "\n$dumpvars\n";
+  write_time(m_begin);
+  m_buf += "$dumpvars\n";
   for (const Signal& s : m_signals) write_value(s);
-  m_out << "$end\n";
+  m_buf += "$end\n";
   m_last_time = m_begin;
   m_body_started = true;
 }
@@ -103,7 +124,7 @@ void VcdRecorder::change(int id, std::uint64_t value, std::uint64_t time_ps) {
     start_body();
   }
   if (time_ps != m_last_time) {
-    m_out << '#' << time_ps << '\n';
+    write_time(time_ps);
     m_last_time = time_ps;
   }
   write_value(s);
@@ -113,7 +134,8 @@ void VcdRecorder::close(std::uint64_t end_time_ps) {
   if (!m_out.is_open()) return;
   if (!m_body_started) start_body();
   const std::uint64_t end = end_time_ps < m_end ? end_time_ps : m_end;
-  if (end > m_last_time) m_out << '#' << end << '\n';
+  if (end > m_last_time) write_time(end);
+  flush();
   m_out.close();
 }
 

@@ -35,7 +35,14 @@ class VcdRecorder {
 
  private:
   void write_value(const Signal& s);
+  void write_time(std::uint64_t time_ps);
+  void flush();
   void start_body();
+
+  // The body is formatted into a buffer and written in large blocks: a busy trace changes a
+  // signal every few cycles, and stream formatting per change would dominate the run.
+  static constexpr std::size_t kFlushBytes = 1 << 16;
+  std::string m_buf;
 
   std::vector<Signal> m_signals;
   std::ofstream m_out;

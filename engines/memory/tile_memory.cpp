@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 namespace ptosim::engines {
 
@@ -25,9 +26,27 @@ void TileMemory::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
   m_active_ports.attach(&rec, rec.declare(scope, "active_ports", 4));
 }
 
+void TileMemory::sample_ports_at(std::uint64_t cycle) {
+  m_samples.push_back(cycle);
+  std::push_heap(m_samples.begin(), m_samples.end(), std::greater<>());
+  if (cycle < m_armed) {
+    m_armed = cycle;
+    m_port_change.notify(m_clock.to_time(model::Cycles(cycle)) - sc_core::sc_time_stamp());
+  }
+}
+
 void TileMemory::update_port_trace() {
-  const std::uint64_t now = sc_core::sc_time_stamp().value() / m_clock.period().value();
+  const std::uint64_t now = m_clock.now_cycles();
+  while (!m_samples.empty() && m_samples.front() <= now) {
+    std::pop_heap(m_samples.begin(), m_samples.end(), std::greater<>());
+    m_samples.pop_back();
+  }
   m_active_ports.set(m_ports.active_at(now), sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  m_armed = ~std::uint64_t{0};
+  if (!m_samples.empty()) {
+    m_armed = m_samples.front();
+    m_port_change.notify(m_clock.to_time(model::Cycles(m_armed)) - sc_core::sc_time_stamp());
+  }
 }
 
 std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len) {
@@ -82,8 +101,8 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   const auto grant = m_ports.reserve(now, arrival, addr, len);
   delay = m_clock.to_time(model::Cycles(grant.done)) - stamp;
   if (m_tracing) {
-    m_port_change.notify(m_clock.to_time(model::Cycles(grant.start)) - stamp);
-    m_port_change.notify(m_clock.to_time(model::Cycles(grant.start + m_ports.occupancy(len))) - stamp);
+    sample_ports_at(grant.start);
+    sample_ports_at(grant.start + m_ports.occupancy(len));
   }
   (gp.is_read() ? m_bytes_read : m_bytes_written) += gp.get_data_length();
   gp.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -52,9 +53,16 @@ class TileMemory : public sc_core::sc_module {
   model::MemoryPortModel m_ports;
   std::uint64_t m_bytes_read = 0;
   std::uint64_t m_bytes_written = 0;
-  // Port activity is traced at booking starts and ends, which lie ahead of the caller's time.
+  /// Schedules a port-activity sample at `cycle` (at or after now).
+  void sample_ports_at(std::uint64_t cycle);
+
+  // Port activity is traced at booking starts and ends, which lie ahead of the caller's time: a
+  // min-heap of pending sample cycles (one event armed for the earliest) collapses the many
+  // bookings that start or end on the same cycle into one sample.
   bool m_tracing = false;
-  sc_core::sc_event_queue m_port_change;
+  std::vector<std::uint64_t> m_samples;
+  std::uint64_t m_armed = ~std::uint64_t{0};
+  sc_core::sc_event m_port_change;
   traces::TracedValue m_active_ports;
 };
 
