@@ -19,48 +19,12 @@ namespace {
 using sfu_test::at;
 using sfu_test::fill;
 using sfu_test::Machine;
+using sfu_test::minimal_bundle;
 
 std::string type_name(DataType t) { return data_type_name(t); }
 
 /// A zero of every type that is a valid encoding (E8M0 has no zero; 0 is 2^-127 there, valid).
 FragmentData zeros(std::size_t n) { return fill(n, 0); }
-
-/// A minimal well-formed bundle of `op` on BSTART type `t`, with inputs of type `t` installed.
-std::string minimal_bundle(Machine& m, Operation op, DataType t) {
-  const std::string head = std::string("BSTART.SFU ") + operation_mnemonic(op) + ", " + type_name(t) + "\n";
-  const bool expansion = (op >= Operation::TROWEXPAND && op <= Operation::TROWEXPANDEXPDIF) ||
-                         (op >= Operation::TCOLEXPAND && op <= Operation::TCOLEXPANDEXPDIF);
-  const bool row = op <= Operation::TROWARGMIN;
-  switch (op) {
-    case Operation::TCI:
-    case Operation::TTRI:
-      return head + "B.DIM zero, 2, ->LB0\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n";
-    case Operation::THISTOGRAM:
-      m.tile("U#1", t, 128, 2, 1, 2, zeros(2));
-      m.tile("U#2", DataType::U8, 128, 1, 1, 1, zeros(1));
-      return head + "B.DATR dtype=U32, byteid=" + (t == DataType::U16 ? "1" : "3") +  // unfiltered
-             "\nB.IOT U#1, U#2, mask=1111, last, ->T<4>\nBSTOP\n";
-    case Operation::TFILLPAD:
-      m.tile("U#1", t, 128, 2, 1, 2, zeros(2));
-      return head + "B.IOT U#1, mask=1111, last, ->T<1>\nBSTOP\n";
-    case Operation::TCONCAT:
-      m.tile("U#1", t, 128, 2, 1, 2, zeros(2));
-      m.tile("U#2", t, 128, 2, 1, 2, zeros(2));
-      return head + "B.DIM zero, 4, ->LB0\nB.DIM zero, 4, ->LB2\nB.IOT U#1, U#2, mask=1111, last, ->T<1>\nBSTOP\n";
-    default:
-      break;
-  }
-  if (!expansion) {
-    m.tile("U#1", t, 128, 2, 1, 2, zeros(2));
-    return head + "B.DIM zero, 2, ->LB0\nB.IOT U#1, mask=1111, last, ->T<1>\nBSTOP\n";
-  }
-  m.tile("U#1", t, 128, 2, 1, 2, zeros(2));
-  const std::uint64_t one = numeric::one(t);  // a valid non-zero divisor
-  if (row) m.tile("U#2", t, 128, 1, 1, 1, {one});
-  else m.tile("U#2", t, 128, 2, 1, 2, {one, one});
-  const bool copy = op == Operation::TROWEXPAND || op == Operation::TCOLEXPAND;
-  return head + "B.DIM zero, 2, ->LB0\nB.IOT " + (copy ? "" : "U#1, ") + "U#2, mask=1111, last, ->T<1>\nBSTOP\n";
-}
 
 TEST_CASE("SFU DataType domains: every operation accepts exactly its types", "[sfu]") {
   for (int i = 0; i < kOperationCount; ++i) {

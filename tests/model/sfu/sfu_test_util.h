@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Helpers of the SFU tests: the shared machine harness with named input tiles (per-PE contents),
-// element access and fills.
+// element access and fills, and a minimal legal bundle of every SFU operation.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "model/numeric/scalar_ops.h"
 #include "tests/model/support/machine_harness.h"
 
 namespace ptosim::model::sfu_test {
@@ -72,5 +73,41 @@ inline std::optional<std::uint64_t> at(const FragmentData& f, const TileDescript
 
 /// `n` copies of `v`.
 inline FragmentData fill(std::size_t n, std::uint64_t v) { return FragmentData(n, v); }
+
+/// A minimal well-formed bundle of `op` on BSTART type `t`, with inputs of type `t` installed:
+/// sources U#1 (and U#2) of one valid row and two columns, destination T<1> (T<4> for THISTOGRAM).
+inline std::string minimal_bundle(Machine& m, Operation op, DataType t) {
+  const std::string head = std::string("BSTART.SFU ") + operation_mnemonic(op) + ", " + data_type_name(t) + "\n";
+  const bool expansion = (op >= Operation::TROWEXPAND && op <= Operation::TROWEXPANDEXPDIF) ||
+                         (op >= Operation::TCOLEXPAND && op <= Operation::TCOLEXPANDEXPDIF);
+  const bool row = op <= Operation::TROWARGMIN;
+  const FragmentData zeros = fill(2, 0);  // a valid encoding of every type (E8M0 0 is 2^-127)
+  switch (op) {
+    case Operation::TCI:
+    case Operation::TTRI:
+      return head + "B.DIM zero, 2, ->LB0\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n";
+    case Operation::THISTOGRAM:
+      m.tile("U#1", t, 128, 2, 1, 2, zeros);
+      m.tile("U#2", DataType::U8, 128, 1, 1, 1, fill(1, 0));
+      return head + "B.DATR dtype=U32, byteid=" + (t == DataType::U16 ? "1" : "3") +  // unfiltered
+             "\nB.IOT U#1, U#2, mask=1111, last, ->T<4>\nBSTOP\n";
+    case Operation::TFILLPAD:
+      m.tile("U#1", t, 128, 2, 1, 2, zeros);
+      return head + "B.IOT U#1, mask=1111, last, ->T<1>\nBSTOP\n";
+    case Operation::TCONCAT:
+      m.tile("U#1", t, 128, 2, 1, 2, zeros);
+      m.tile("U#2", t, 128, 2, 1, 2, zeros);
+      return head + "B.DIM zero, 4, ->LB0\nB.DIM zero, 4, ->LB2\nB.IOT U#1, U#2, mask=1111, last, ->T<1>\nBSTOP\n";
+    default:
+      break;
+  }
+  m.tile("U#1", t, 128, 2, 1, 2, zeros);
+  if (!expansion) return head + "B.DIM zero, 2, ->LB0\nB.IOT U#1, mask=1111, last, ->T<1>\nBSTOP\n";
+  const std::uint64_t one = numeric::one(t);  // a valid non-zero divisor
+  if (row) m.tile("U#2", t, 128, 1, 1, 1, {one});
+  else m.tile("U#2", t, 128, 2, 1, 2, {one, one});
+  const bool copy = op == Operation::TROWEXPAND || op == Operation::TCOLEXPAND;
+  return head + "B.DIM zero, 2, ->LB0\nB.IOT " + (copy ? "" : "U#1, ") + "U#2, mask=1111, last, ->T<1>\nBSTOP\n";
+}
 
 }  // namespace ptosim::model::sfu_test
