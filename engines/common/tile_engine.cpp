@@ -51,7 +51,7 @@ void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  sc_core::wait(delay);
+  if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);  // a zero wait would only cost a context switch
   delay = sc_core::SC_ZERO_TIME;
   execute(*cmd);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);

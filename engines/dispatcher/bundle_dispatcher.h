@@ -71,7 +71,7 @@ class BundleDispatcher : public sc_core::sc_module {
   model::TileState& state() { return m_state; }
   const model::TileState& state() const { return m_state; }
 
-  const std::vector<BundleRecord>& records() const { return m_records; }
+  const std::deque<BundleRecord>& records() const { return m_records; }
   const DispatcherStats& stats() const { return m_stats; }
   bool finished() const { return m_finished; }
   /// Cycle at which the program fully retired (valid once finished()).
@@ -116,7 +116,7 @@ class BundleDispatcher : public sc_core::sc_module {
   bool m_engine_busy[2] = {false, false};
   sc_core::sc_event m_queue_event[2];
   sc_core::sc_event m_progress;  ///< a command completed or retired
-  std::vector<BundleRecord> m_records;
+  std::deque<BundleRecord> m_records;  ///< a deque: long runs append without moving old records
   DispatcherStats m_stats;
   std::uint64_t m_next_id = 0;
   bool m_finished = false;
