@@ -346,7 +346,7 @@ TEST_CASE("CUBE post-processing through bundles equals the reference", "[cube]")
       const std::string text = setup(mc, f);
       INFO(text);
       const BundleOutcome o = mc.run1(text);
-      if (o.fault) INFO(o.fault->rule);
+      INFO((o.fault ? o.fault->rule : std::string("no fault")));
       REQUIRE(o.kind == BundleOutcome::Kind::Committed);
 
       // The reference: raw P, reductions on P, then the per-element transform.

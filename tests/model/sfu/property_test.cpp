@@ -13,6 +13,7 @@
 #include "model/sfu/sfu_host_float.h"
 #include "model/sfu/sfu_types.h"
 #include "tests/model/sfu/reference.h"
+#include "tests/model/support/machine_harness.h"
 
 namespace ptosim::model {
 namespace {
@@ -207,7 +208,7 @@ std::optional<std::uint64_t> pad_value(std::optional<unsigned> pad, DataType t) 
   return *pad == 0 ? numeric::zero(t) : *pad == 1 ? numeric::pad_max(t) : numeric::pad_min(t);
 }
 
-/// What a bundle must do: fault with `fault`, or commit `desc` with per-PE `data` and `flags`.
+/// What a bundle must do: fault with `fault` (and change nothing), or commit `desc` with per-PE `data` and `flags`.
 struct Expected {
   std::optional<FaultCode> fault;
   TileDescriptor desc;
@@ -217,6 +218,7 @@ struct Expected {
 
 /// Executes `b` and compares; returns false (after reporting) on the first difference.
 bool check(FunctionalMachine& m, const Bundle& b, const Expected& e, const std::string& what) {
+  const test::Snapshot before = e.fault ? test::snapshot(m) : test::Snapshot{};
   const BundleOutcome o = m.execute(b);
   INFO(what);
   const std::string rule = o.fault ? o.fault->rule : "";
@@ -224,7 +226,9 @@ bool check(FunctionalMachine& m, const Bundle& b, const Expected& e, const std::
   if (e.fault) {
     CHECK(o.kind == BundleOutcome::Kind::Faulted);
     CHECK((o.fault && o.fault->code == *e.fault));
-    return o.kind == BundleOutcome::Kind::Faulted && o.fault->code == *e.fault;
+    const bool unchanged = test::snapshot(m) == before;  // a rejection has no architectural effect
+    CHECK(unchanged);
+    return o.kind == BundleOutcome::Kind::Faulted && o.fault->code == *e.fault && unchanged;
   }
   REQUIRE(o.kind == BundleOutcome::Kind::Committed);
   const unsigned d = o.destinations[0].index;

@@ -56,7 +56,7 @@ class Machine : public test::MachineHarness {
   unsigned commit(const std::string& program) {
     const BundleOutcome o = run1(program);
     INFO(program);
-    if (o.fault) INFO(o.fault->rule);
+    INFO((o.fault ? o.fault->rule : std::string("no fault")));
     REQUIRE(o.kind == BundleOutcome::Kind::Committed);
     REQUIRE(o.destinations.size() == 1);
     return o.destinations[0].index;
