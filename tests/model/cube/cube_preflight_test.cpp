@@ -381,6 +381,22 @@ TEST_CASE("CUBE preflight: Local matrix operands", "[cube]") {
   spoil(mx, "T#2", ordinary_desc(DataType::E8M0, 128, 2, 2, 2), "SA T#2 has valid shape 2x2, expected 2x1");
   spoil(mx, "T#2", ordinary_desc(DataType::E8M0, 384, 8, 2, 1), "SA T#2 physical shape 48x8 is not a power of two");
   spoil(mx, "T#4", ordinary_desc(DataType::E8M0, 128, 1, 1, 1), "SB T#4 has valid shape 1x1, expected 1x2");
+  // Bias (ADR 0079 Decision 052): exactly 1 x N, row-major, of the accumulator type. The unspoiled
+  // form commits.
+  FormSpec bias = plain;
+  bias.op = Operation::TMATMUL_BIAS;
+  {
+    Machine mc;
+    mc.commit(setup(mc, bias));
+  }
+  spoil(bias, "U#2", ordinary_desc(DataType::FP32, 128, 2, 1, 2, Location::Any, Layout::ColumnMajor),
+        "Bias U#2 must be RowMajor, not ColumnMajor");
+  spoil(bias, "U#2", ordinary_desc(DataType::FP32, 128, 2, 2, 2), "Bias U#2 has valid shape 2x2, expected 1x2");
+  spoil(bias, "U#2", ordinary_desc(DataType::FP32, 128, 4, 1, 4), "Bias U#2 has valid shape 1x4, expected 1x2");
+  spoil(bias, "U#2", ordinary_desc(DataType::FP16, 128, 2, 1, 2), "Bias U#2 is FP16, expected FP32");
+  FormSpec int_bias = bias;
+  int_bias.a = int_bias.b = DataType::S8;
+  spoil(int_bias, "U#2", ordinary_desc(DataType::U32, 128, 2, 1, 2), "Bias U#2 is U32, expected S32");
   // Allocation and fragments of every source.
   {
     Machine mc;
