@@ -87,7 +87,7 @@ void round_integer(mpz_t z, mpfr_srcptr x, RoundingMode rm) {
 }
 
 bool is_float_type(DataType t) { return !model::is_integer(t); }
-bool dest_has_nan(DataType t) { return num::canonical_nan(t).has_value(); }
+bool dest_has_nan(DataType t) { return ref_canonical_nan(t).has_value(); }
 bool dest_has_inf(DataType t) {
   return t == DataType::HiF8 || (binary_spec(t) != nullptr && binary_spec(t)->has_inf);
 }
@@ -116,7 +116,7 @@ RefResult ref_convert(DataType from, std::uint64_t bits, DataType to, RoundingMo
       }
       const bool nv = v.kind == Kind::SNaN || !dest_has_nan(to);
       const NumericFlags f = nv ? model::kFlagNV : NumericFlags{0};
-      return {sat || !dest_has_nan(to) ? 0 : *num::canonical_nan(to), f};
+      return {sat || !dest_has_nan(to) ? 0 : *ref_canonical_nan(to), f};
     }
     if (v.kind == Kind::Inf) {
       if (to == DataType::E8M0) {
@@ -133,7 +133,7 @@ RefResult ref_convert(DataType from, std::uint64_t bits, DataType to, RoundingMo
       if (!sat && dest_has_inf(to)) return {ref_infinity(to, v.negative), 0};
       const NumericFlags f = model::kFlagOF | model::kFlagNX;
       if (sat || !dest_has_nan(to)) return {max_code(to, v.negative), f};
-      return {*num::canonical_nan(to), f};
+      return {*ref_canonical_nan(to), f};
     }
     if (v.kind == Kind::Zero) {
       if (to == DataType::E8M0) return {0xFF, model::kFlagNV};

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// EXP: exhaustive for every type up to 16 bits, edge-biased samples for FP32/TF32/HF32/FP64,
+// EXP: exhaustive for every type up to 16 bits (integers included), edge-biased samples for FP32/TF32/HF32/FP64,
 // inputs that force each fallback stage, and the enclosures against a 400-bit MPFR value.
 #include <catch2/catch.hpp>
 
@@ -40,6 +40,18 @@ TEST_CASE("numeric: EXP exhaustive for every type up to 16 bits", "[numeric]") {
     Mismatches bad;
     const std::uint64_t n = std::uint64_t{1} << model::element_bits(t);
     for (std::uint64_t a = 0; a < n; ++a) check_exp(bad, t, a, ref_exp(t, a));
+    report_cases("EXP", model::data_type_name(t), n);
+    INFO(bad.first);
+    CHECK(bad.count == 0);
+  }
+  // TEXP is floating-only (Decision 073): an integer input is invalid and yields the indefinite
+  // value of the conversion profile (signed minimum, unsigned maximum).
+  for (const DataType t : {DataType::S16, DataType::U16, DataType::S8, DataType::U8, DataType::S4X2, DataType::U4X2}) {
+    Mismatches bad;
+    const unsigned w = model::element_bits(t);
+    const std::uint64_t n = std::uint64_t{1} << w;
+    const RefResult want = {model::is_signed_integer(t) ? n >> 1 : n - 1, model::kFlagNV};
+    for (std::uint64_t a = 0; a < n; ++a) check_exp(bad, t, a, want);
     report_cases("EXP", model::data_type_name(t), n);
     INFO(bad.first);
     CHECK(bad.count == 0);

@@ -4,6 +4,7 @@
 // every encoding of every type up to 16 bits against the spec-derived decoder.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/numeric/typed_ops.h"
@@ -105,6 +106,28 @@ TEST_CASE("numeric: constant encodings - one, zero, canonical NaN, PadValue Max/
   CHECK(num::to_double(DataType::E8M0, num::max_finite(DataType::E8M0)) == std::ldexp(1.0, 127));
   CHECK(num::lowest_finite(DataType::S16) == 0x8000);
   CHECK(num::max_finite(DataType::U4X2) == 0xF);
+  // Every floating type: the largest finite encoding is the largest finite value of the
+  // spec-derived decoder, and lowest_finite is its negation (E8M0: 2^-127, no sign).
+  for (const DataType t : model::kAllDataTypes) {
+    if (model::is_integer(t)) continue;
+    INFO(model::data_type_name(t));
+    const unsigned w = model::element_bits(t);
+    double max = 0;
+    double min = 0;
+    const std::uint64_t n = w <= 16 ? std::uint64_t{1} << w : 0;
+    for (std::uint64_t b = 0; b < n; ++b) {
+      const RefValue r = ref_decode(t, b);
+      if (r.kind != Kind::Finite || !num::is_valid_encoding(t, b)) continue;
+      max = std::max(max, r.value);
+      min = min == 0 ? r.value : std::min(min, r.value);
+    }
+    if (n == 0) {  // 32/64-bit: the digest's max-finite encodings
+      max = ref_decode(t, binary_spec(t)->max_finite).value;
+      min = -max;
+    }
+    CHECK(ref_decode(t, num::max_finite(t)).value == max);
+    CHECK(ref_decode(t, num::lowest_finite(t)).value == min);
+  }
 }
 
 TEST_CASE("numeric: validity, classification and exact value of every encoding up to 16 bits", "[numeric]") {

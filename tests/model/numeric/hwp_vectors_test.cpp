@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Every numeric vector of spec/evidence/pto-isa-0583-hardware-numeric-vectors.json (unchanged copy
-// in data/), evaluated with the numeric primitives. Matrix and post-process vectors are checked
-// at the level these primitives own: the exact products/accumulation and the final conversion.
+// Every numeric vector of spec/evidence/pto-isa-0583-hardware-numeric-vectors.json and the DataType
+// table of spec/hardware-conformance-profile.json (unchanged copies in data/), evaluated with the
+// numeric primitives. Matrix and post-process vectors are checked at the level these primitives
+// own: the exact products/accumulation and the final conversion.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -10,7 +11,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <string>
+#include <utility>
 
+#include "model/numeric/float_format.h"
 #include "model/numeric/matrix_ops.h"
 #include "tests/model/numeric/numeric_test_util.h"
 
@@ -80,6 +84,108 @@ RoundingMode mode(const std::string& s) {
   return RoundingMode::RNE;
 }
 
+// "6:3" -> {6, 3}; "7" -> {7, 7}.
+std::pair<unsigned, unsigned> bit_range(const json& v) {
+  const std::string s = v.get<std::string>();
+  const auto colon = s.find(':');
+  const auto hi = static_cast<unsigned>(std::stoul(s.substr(0, colon)));
+  return {hi, colon == std::string::npos ? hi : static_cast<unsigned>(std::stoul(s.substr(colon + 1)))};
+}
+
+TEST_CASE("numeric: the 25 DataTypes match the hardware-conformance profile's data_types table", "[numeric]") {
+  std::ifstream in(PTOSIM_HWP_PROFILE);
+  REQUIRE(in.good());
+  const json profile = json::parse(in);
+  std::uint64_t count = 0;
+  for (const auto& d : profile.at("data_types")) {
+    const std::string name = d.at("name");
+    INFO(name);
+    const auto t = model::data_type_from_code(d.at("code").get<unsigned>());
+    REQUIRE(t.has_value());
+    CHECK(model::data_type_name(*t) == name);
+    const std::string cls = d.at("class");
+    const model::TypeClass want_cls = cls == "scale"                             ? model::TypeClass::Scale
+                                      : cls.find("floating") != std::string::npos ? model::TypeClass::Float
+                                      : cls.find("unsigned") != std::string::npos ? model::TypeClass::Unsigned
+                                                                                  : model::TypeClass::Signed;
+    CHECK(model::type_class(*t) == want_cls);
+    // Packed types hold two logical lanes per storage byte; E3M2/E2M3 keep their 8-bit carrier.
+    const unsigned lanes = d.at("lanes_per_storage");
+    CHECK(model::element_bits(*t) * lanes == d.at("storage_bits").get<unsigned>());
+    CHECK(model::is_packed4(*t) == (lanes == 2));
+    if (d.contains("canonical_qnan")) {
+      CHECK(num::canonical_nan(*t) == hex(d.at("canonical_qnan")));
+      CHECK(num::is_nan(*t, hex(d.at("canonical_qnan"))));
+      CHECK_FALSE(num::is_signaling_nan(*t, hex(d.at("canonical_qnan"))));
+    } else {
+      CHECK_FALSE(num::canonical_nan(*t).has_value());
+    }
+    if (d.contains("maximum")) {  // integers: range endpoints as the saturation values
+      const bool is_signed = want_cls == model::TypeClass::Signed;
+      const std::uint64_t mask = model::element_mask(*t);
+      CHECK(num::max_finite(*t) == (std::stoull(d.at("maximum").get<std::string>()) & mask));
+      CHECK(num::lowest_finite(*t) ==
+            (is_signed ? static_cast<std::uint64_t>(std::stoll(d.at("minimum").get<std::string>())) & mask : 0));
+    }
+    if (d.contains("encoding")) {
+      const json& e = d.at("encoding");
+      const num::FloatFormat* f = num::float_format(*t);
+      REQUIRE(f != nullptr);
+      const char* fields = e.contains("bit_fields") ? "bit_fields" : e.contains("lane_bit_fields") ? "lane_bit_fields" : nullptr;
+      if (fields != nullptr) {
+        const auto [s_hi, s_lo] = bit_range(e.at(fields).at("sign"));
+        const auto [e_hi, e_lo] = bit_range(e.at(fields).at("exponent"));
+        const auto [m_hi, m_lo] = bit_range(e.at(fields).at("mantissa"));
+        CHECK(f->sign_bit == s_lo);
+        CHECK(f->exp_bits == e_hi - e_lo + 1);
+        CHECK(f->frac_bits == m_hi - m_lo + 1);
+        CHECK(f->frac_shift == m_lo);
+        CHECK(e_lo == m_hi + 1);
+        CHECK(s_hi == e_hi + 1);
+      }
+      if (e.contains("bias")) CHECK(f->bias == e.at("bias").get<int>());
+      if (e.contains("finite_only")) {
+        CHECK_FALSE(f->has_inf);
+        CHECK(f->nan == num::NanStyle::None);
+      }
+      if (e.contains("infinity")) CHECK(f->has_inf == (e.at("infinity") != "none"));
+      if (e.contains("maximum_finite"))
+        CHECK(num::to_double(*t, num::max_finite(*t)) == real(e.at("maximum_finite").get<std::string>()));
+      if (e.contains("minimum_positive_subnormal"))
+        CHECK(num::to_double(*t, 1) == real(e.at("minimum_positive_subnormal").get<std::string>()));
+      if (e.contains("storage_constraint")) {  // "bits 7:6 MUST be zero"
+        CHECK_FALSE(num::is_valid_encoding(*t, 0x40));
+        CHECK_FALSE(num::is_valid_encoding(*t, 0x80));
+      }
+      if (e.contains("lane_raw_values")) {
+        for (const auto& [raw, value] : e.at("lane_raw_values").items()) {
+          const double want = real(value.get<std::string>());
+          const double got = num::to_double(*t, std::stoull(raw, nullptr, 16));
+          CHECK(got == want);
+          CHECK(std::signbit(got) == std::signbit(want));
+        }
+      }
+      if (e.contains("special_raw")) {  // HiF8
+        const json& s = e.at("special_raw");
+        CHECK(num::decode(*t, hex(s.at("zero"))).cls == num::ValueClass::Zero);
+        CHECK(num::is_nan(*t, hex(s.at("nan"))));
+        CHECK(num::to_double(*t, hex(s.at("positive_infinity"))) == HUGE_VAL);
+        CHECK(num::to_double(*t, hex(s.at("negative_infinity"))) == -HUGE_VAL);
+      }
+    }
+    ++count;
+  }
+  CHECK(count == static_cast<std::uint64_t>(model::kDataTypeCount));
+  for (const auto& code : profile.at("reserved_data_type_codes")) {
+    CHECK_FALSE(model::data_type_from_code(code.get<unsigned>()).has_value());
+    ++count;
+  }
+  // E8M0: raw 0x00..0xFE = 2^(raw - 127), 0xFF NaN, no zero, no sign.
+  for (std::uint64_t raw = 0; raw < 0xFF; ++raw)
+    CHECK(num::to_double(DataType::E8M0, raw) == std::ldexp(1.0, static_cast<int>(raw) - 127));
+  report_cases("profile", "types", count);
+}
+
 TEST_CASE("numeric: HWP vectors - encodings, canonical NaNs, packed lanes", "[numeric]") {
   std::uint64_t count = 0;
   for (const auto& v : group("canonical_nan")) {
@@ -87,6 +193,12 @@ TEST_CASE("numeric: HWP vectors - encodings, canonical NaNs, packed lanes", "[nu
     CHECK(num::canonical_nan(t) == hex(v.at("expected")));
     NumericFlags f = 0;  // and every produced NaN is that encoding, from any NaN source
     CHECK(num::convert(DataType::FP64, 0xFFF0000000000001, t, RoundingMode::RNE, false, f) == hex(v.at("expected")));
+    CHECK(f == model::kFlagNV);  // a signaling source
+    f = 0;
+    CHECK(num::convert(DataType::FP64, 0xFFFFFFFFFFFFFFFF, t, RoundingMode::RNE, false, f) == hex(v.at("expected")));
+    // A quiet source with another payload and sign: no flag, except that every NaN is an invalid
+    // E8M0 conversion source (profile tcvt_e8m0.invalid).
+    CHECK(f == (t == DataType::E8M0 ? model::kFlagNV : NumericFlags{0}));
     ++count;
   }
   for (const auto& v : group("low_precision_encoding")) {
@@ -125,9 +237,11 @@ TEST_CASE("numeric: HWP vectors - rounding, saturation, invalid conversions, E8M
   std::uint64_t count = 0;
   for (const auto& v : group("rounding")) {
     NumericFlags f = 0;
-    const auto got = num::convert(DataType::FP64, fp64(v.at("input")), DataType::S32, mode(v.at("mode")), false, f);
+    const double in = real(v.at("input"));
+    const auto got = num::convert(DataType::FP64, fp64(in), DataType::S32, mode(v.at("mode")), false, f);
     INFO(v.dump());
     CHECK(got == (static_cast<std::uint64_t>(std::atoll(v.at("expected").get<std::string>().c_str())) & 0xFFFFFFFF));
+    CHECK(f == (std::trunc(in) == in ? NumericFlags{0} : model::kFlagNX));  // the vectors state no flags: IEEE NX
     ++count;
   }
   for (const auto& v : group("rounding_before_saturation")) {
@@ -147,6 +261,8 @@ TEST_CASE("numeric: HWP vectors - rounding, saturation, invalid conversions, E8M
     INFO(v.dump());
     if (want.rfind("0x", 0) == 0) CHECK(got == hex(v.at("expected")));
     else CHECK(got == (static_cast<std::uint64_t>(std::atoll(want.c_str())) & model::element_mask(to)));
+    // Every vector clamps: OF|NX (profile b_datr.saturation.enabled); NaN -> 0 is invalid (NV).
+    CHECK(f == (std::isnan(real(v.at("input"))) ? model::kFlagNV : model::kFlagOF | model::kFlagNX));
     ++count;
   }
   for (const auto& v : group("invalid_float_to_integer")) {
@@ -213,6 +329,12 @@ TEST_CASE("numeric: HWP vectors - signed zero, comparisons, reductions, sort ord
     NumericFlags f = 0;
     INFO(v.dump());
     CHECK(num::compare(DataType::FP32, a, b, m, f) == (v.at("expected") == 1));
+    CHECK(f == 0);  // quiet NaNs and zeros: no flag
+    // The same comparison with a signaling NaN in place of a quiet one reports invalid.
+    if (num::is_nan(DataType::FP32, a)) {
+      CHECK(num::compare(DataType::FP32, 0x7F800001, b, m, f) == (v.at("expected") == 1));
+      CHECK(f == model::kFlagNV);
+    }
     ++count;
   }
   // Reductions fold the typed ops in index order (SUM from +0, MIN/MAX from element 0); ARGMAX
@@ -242,6 +364,7 @@ TEST_CASE("numeric: HWP vectors - signed zero, comparisons, reductions, sort ord
         acc = op == "MIN" ? num::min(DataType::FP32, acc, in[i], f) : num::max(DataType::FP32, acc, in[i], f);
       CHECK(acc == fp32(real(v.at("expected").get<std::string>())));
     }
+    CHECK(f == 0);  // exact steps, quiet NaNs
     ++count;
   }
   for (const auto& v : group("sort")) {
@@ -274,15 +397,21 @@ TEST_CASE("numeric: HWP vectors - mixed EXPDIF, matrix and post-process primitiv
     const std::uint64_t a = hex(v.at("a"));
     const std::uint64_t b = hex(v.at("b"));
     NumericFlags f = 0;
-    // Widen exactly, then FP32 SUB and FP32 EXP (the accepted pipeline).
+    // Widen exactly, then FP32 SUB and FP32 EXP (the accepted pipeline): only the exponential
+    // is inexact (the widened difference fits FP32).
     const std::uint64_t wa = num::convert(t, a, f32, RoundingMode::RNE, false, f);
     const std::uint64_t wb = num::convert(t, b, f32, RoundingMode::RNE, false, f);
     const std::uint64_t d = num::sub(f32, wa, wb, f);
     CHECK(d == hex(v.at("widen_first_sub")));
+    CHECK(f == 0);
     CHECK(num::exp(f32, d, f) == hex(v.at("widen_first_exp")));
-    // The rejected source-precision pipeline gives the other documented values.
+    CHECK(f == model::kFlagNX);
+    // The rejected source-precision pipeline gives the other documented values; its subtraction
+    // rounds in the 16-bit source type.
+    f = 0;
     const std::uint64_t ds = num::convert(t, num::sub(t, a, b, f), f32, RoundingMode::RNE, false, f);
     CHECK(ds == hex(v.at("source_precision_sub_then_widen")));
+    CHECK(f == model::kFlagNX);
     CHECK(num::exp(f32, ds, f) == hex(v.at("source_precision_exp")));
     ++count;
   }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 
@@ -274,7 +275,14 @@ const BinarySpec* binary_spec(DataType t) {
 
 std::uint64_t ref_infinity(DataType t, bool negative) { return inf_code(t, negative); }
 
-RefValue ref_decode(DataType t, std::uint64_t bits) {
+std::optional<std::uint64_t> ref_canonical_nan(DataType t) {
+  if (t != D::HiF8 && t != D::E8M0 && (binary_spec(t) == nullptr || !has_nan(t))) return std::nullopt;
+  return nan_code(t);
+}
+
+namespace {
+
+RefValue decode_formula(DataType t, std::uint64_t bits) {
   if (t == D::HiF8) return decode_hif8(bits & 0xFF);
   if (t == D::E8M0) {
     const std::uint64_t b = bits & 0xFF;
@@ -298,6 +306,26 @@ RefValue ref_decode(DataType t, std::uint64_t bits) {
                                  static_cast<int>(e) - s.bias - s.frac_bits);
   if (neg) v = -v;
   return {e == 0 && m == 0 ? Kind::Zero : Kind::Finite, neg, v};
+}
+
+// Every encoding of a type up to 16 bits decoded once: the formulas dominated the random tests.
+const std::vector<RefValue>* decode_table(DataType t) {
+  static std::unique_ptr<std::vector<RefValue>> tables[32];
+  auto& slot = tables[static_cast<unsigned>(t) & 31];
+  if (!slot) {
+    const int w = t == D::HiF8 || t == D::E8M0 ? 8 : binary_spec(t) != nullptr ? binary_spec(t)->width : 64;
+    if (w > 16) return nullptr;
+    slot = std::make_unique<std::vector<RefValue>>();
+    for (std::uint64_t b = 0; b <= mask_of(w); ++b) slot->push_back(decode_formula(t, b));
+  }
+  return slot.get();
+}
+
+}  // namespace
+
+RefValue ref_decode(DataType t, std::uint64_t bits) {
+  if (const std::vector<RefValue>* table = decode_table(t)) return (*table)[bits & (table->size() - 1)];
+  return decode_formula(t, bits);
 }
 
 std::uint64_t ref_encode(DataType t, double v) {
@@ -629,7 +657,9 @@ std::uint64_t EdgeGenerator::next() {
   const bool neg = (m_rng() & 1) != 0;
   const int fb = m_spec.frac_bits;
   switch (m_rng() % 8) {
-    case 0: return m_specials[m_rng() % m_specials.size()];
+    case 0:
+      if (m_spec.nan == BinarySpec::kIeee && (m_rng() & 3) == 0) return make(neg, e_all, bits(fb) | 1);  // any payload
+      return m_specials[m_rng.below(m_specials.size())];
     case 1: return make(neg, 0, bits(fb) | 1);  // subnormal
     case 2: {                                   // extreme exponents
       const std::uint64_t e = (m_rng() & 1) ? 1 + m_rng() % 3 : e_all - 1 - m_rng() % 3;
@@ -637,14 +667,14 @@ std::uint64_t EdgeGenerator::next() {
     }
     case 3:
     case 4: {  // short significand: exact and halfway results
-      const int k = static_cast<int>(m_rng() % static_cast<std::uint64_t>(std::min(fb, 6) + 1));
-      return make(neg, 1 + m_rng() % (e_all - 1), bits(k) << (fb - k));
+      const int k = static_cast<int>(m_rng.below(static_cast<std::uint64_t>(std::min(fb, 6) + 1)));
+      return make(neg, 1 + m_rng.below(e_all - 1), bits(k) << (fb - k));
     }
     case 5: {  // exponents near one: the common working range
       const std::uint64_t span = std::min<std::uint64_t>(8, static_cast<std::uint64_t>(m_spec.bias) - 1);
-      return make(neg, static_cast<std::uint64_t>(m_spec.bias) - span + m_rng() % (2 * span + 1), bits(fb));
+      return make(neg, static_cast<std::uint64_t>(m_spec.bias) - span + m_rng.below(2 * span + 1), bits(fb));
     }
-    default: return make(neg, m_rng() % (e_all + 1), bits(fb));
+    default: return make(neg, m_rng.below(e_all + 1), bits(fb));
   }
 }
 
@@ -666,7 +696,7 @@ std::uint64_t EdgeGenerator::related(std::uint64_t a) {
     }
     case 2:
     case 3: {  // exponent offset around the precision: halfway and sticky alignments
-      const std::int64_t off = static_cast<std::int64_t>(m_rng() % static_cast<std::uint64_t>(2 * fb + 7)) - (fb + 3);
+      const std::int64_t off = static_cast<std::int64_t>(m_rng.below(static_cast<std::uint64_t>(2 * fb + 7))) - (fb + 3);
       const std::int64_t e2 = std::clamp<std::int64_t>(e + off, 1, static_cast<std::int64_t>(e_all) - 1);
       const int k = static_cast<int>(m_rng() % 3);
       return make(neg != flip, static_cast<std::uint64_t>(e2), bits(k) << (fb - k));
@@ -699,22 +729,61 @@ std::uint64_t EdgeGenerator::toward_boundary(std::uint64_t a, BinOp op) {
     case BinOp::Div: want = x.value / target; break;
   }
   if (!std::isfinite(want)) return next();
-  // Positive finite encodings are ordered like their values: binary search for the nearest.
+  // The encoding just below |want| (positive encodings count up the grid: binade, then fraction).
   const int shift = m_spec.frac_shift;
   const double mag = std::fabs(want);
-  std::uint64_t lo = 0;
-  std::uint64_t hi = m_spec.max_finite >> shift;
-  while (lo < hi) {
-    const std::uint64_t mid = (lo + hi + 1) / 2;
-    if (ref_decode(m_spec.type, mid << shift).value <= mag) lo = mid;
-    else hi = mid - 1;
-  }
+  const int fb = m_spec.frac_bits;
+  const int e = mag == 0 ? m_spec.emin() : std::max(std::ilogb(mag), m_spec.emin());
+  const auto units = static_cast<std::uint64_t>(std::ldexp(mag, fb - e));  // of 2^(e - fb)
+  const std::uint64_t lo =
+      std::min((static_cast<std::uint64_t>(e - m_spec.emin()) << fb) + units, m_spec.max_finite >> shift);
   const std::uint64_t offset = m_rng() % 5;
   const std::uint64_t k = (m_rng() & 1) ? std::min(lo + offset, m_spec.max_finite >> shift) : (lo > offset ? lo - offset : 0);
   return (k << shift) | (want < 0 ? std::uint64_t{1} << m_spec.sign_bit : 0);
 }
 
+std::pair<std::uint64_t, std::uint64_t> EdgeGenerator::halfway(BinOp op) {
+  const int fb = m_spec.frac_bits;
+  const int p = fb + 1;
+  const auto e_all = static_cast<std::int64_t>(mask_of(m_spec.exp_bits));
+  const bool na = (m_rng() & 1) != 0;
+  const bool nb = (m_rng() & 1) != 0;
+  if (op == BinOp::Mul) {
+    // Odd A (ka bits) * odd B (kb bits), ka + kb = p + 2: the odd product has p + 1 or p + 2 bits;
+    // with p + 1 it lies exactly halfway between two neighbours of the precision.
+    const int ka = 2 + static_cast<int>(m_rng.below(static_cast<std::uint64_t>(p - 1)));
+    const int kb = p + 2 - ka;
+    auto odd = [&](int k) { return (std::uint64_t{1} << (k - 1)) | bits(k - 1) | 1; };
+    const std::uint64_t A = odd(ka);
+    const std::uint64_t B = odd(kb);
+    // Exponents around one, or with a sum near the bottom of the normal range (a tie there may
+    // become a subnormal result).
+    const std::int64_t bias = m_spec.bias;
+    std::int64_t ea = bias - 8 + static_cast<std::int64_t>(m_rng() % 17);
+    std::int64_t eb = bias - 8 + static_cast<std::int64_t>(m_rng() % 17);
+    if (m_rng() & 1) {
+      ea = 1 + static_cast<std::int64_t>(m_rng.below(static_cast<std::uint64_t>(bias)));
+      eb = 1 + bias - ea + static_cast<std::int64_t>(m_rng() % 4) - 2;
+    }
+    ea = std::clamp<std::int64_t>(ea, 1, e_all - 1);
+    eb = std::clamp<std::int64_t>(eb, 1, e_all - 1);
+    return {make(na, static_cast<std::uint64_t>(ea), A << (p - ka)), make(nb, static_cast<std::uint64_t>(eb), B << (p - kb))};
+  }
+  if (op == BinOp::Div) {
+    // A short significand near the bottom of the range, divided by 2^j, lands on or next to a
+    // midpoint of the subnormal grid.
+    const int k = 1 + static_cast<int>(m_rng.below(static_cast<std::uint64_t>(std::min(fb, 8))));
+    const std::uint64_t ea = m_rng() % 4;
+    const std::uint64_t a = make(na, ea, (bits(k) | 1) << (fb - k));  // nonzero even when ea == 0
+    const std::int64_t j = 1 + static_cast<std::int64_t>(m_rng.below(static_cast<std::uint64_t>(fb + 3)));
+    return {a, make(nb, static_cast<std::uint64_t>(std::min<std::int64_t>(m_spec.bias + j, e_all - 1)), 0)};
+  }
+  const std::uint64_t a = next();
+  return {a, related(a)};
+}
+
 std::pair<std::uint64_t, std::uint64_t> EdgeGenerator::pair(BinOp op, std::uint64_t i) {
+  if ((i & 3) == 3) return halfway(op);
   const std::uint64_t a = next();
   switch (i & 3) {
     case 1: return {a, related(a)};

@@ -6,6 +6,7 @@
 #include <mpfr.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,6 +52,8 @@ struct RefValue {
 RefValue ref_decode(DataType t, std::uint64_t bits);
 /// The encoding of a representable finite value (or +-0) of floating type t.
 std::uint64_t ref_encode(DataType t, double v);
+/// The canonical NaN of a floating or scale type that has one (numerics.md §2), else nullopt.
+std::optional<std::uint64_t> ref_canonical_nan(DataType t);
 /// The infinity of a type that has one (HiF8 0x6F/0xEF, binary: exponent all ones, fraction 0).
 std::uint64_t ref_infinity(DataType t, bool negative);
 
@@ -114,8 +117,11 @@ class Rng {
     m_s[3] = rotl(m_s[3], 45);
     return result;
   }
+  /// Uniform in [0, n) without a division (Lemire's multiply-shift; the bias is below 2^-40).
+  std::uint64_t below(std::uint64_t n) { return static_cast<std::uint64_t>((static_cast<U128>((*this)()) * n) >> 64); }
 
  private:
+  __extension__ typedef unsigned __int128 U128;
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t m_s[4];
 };
@@ -132,7 +138,11 @@ class EdgeGenerator {
   /// A b for which a op b lands within a few units of +-min normal (tininess after rounding),
   /// +-max finite (overflow threshold) or a small multiple of the smallest subnormal.
   std::uint64_t toward_boundary(std::uint64_t a, BinOp op);
-  /// Operand pairs mixing the above: next/related/toward_boundary.
+  /// A pair whose exact result is a rounding tie (or just off one): MUL of two odd significands
+  /// whose product has exactly one bit more than the precision; DIV of a short significand by a
+  /// power of two into the subnormal range; ADD/SUB a half-ulp addend (related()).
+  std::pair<std::uint64_t, std::uint64_t> halfway(BinOp op);
+  /// Operand pairs mixing the above: next/related/toward_boundary/halfway.
   std::pair<std::uint64_t, std::uint64_t> pair(BinOp op, std::uint64_t i);
 
  private:
