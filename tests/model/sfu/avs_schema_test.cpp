@@ -2,11 +2,11 @@
 // Equivalents of the pto-spec AVS tests that exercise the SFU operations through the bundle
 // dispatch schemas and shared helpers rather than their own pages
 // (tests/asl/block/model/dispatch/{reduction,expansion,generation,histogram}-schema,
-// destination-shape; tests/asl/tile/model/{execution/complex,legality/dtype-layout,
-// dispatch/top-level}). The AVS call the schema predicate on a hand-built bundle state; here the
+// destination-shape; tests/asl/block/operands/B.IOR; tests/asl/tile/model/{execution/complex,
+// legality/dtype-layout,dispatch/top-level}). The AVS call the schema predicate on a hand-built bundle state; here the
 // same bundle runs through the assembler, BlockBuilder, preflight and core, and "illegal" is a
-// fault that leaves the state unchanged. Parts of the tile-model programs that exercise other
-// engines' operations (TSORT, TMRGSORT, TINSERT, ...) are out of scope.
+// fault that leaves the state unchanged. Parts of these programs that exercise operations of
+// other engines (TSORT, TMRGSORT, TINSERT, ...) are out of scope.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -172,6 +172,58 @@ TEST_CASE("tile-bound-handler-closure-001", "[sfu][avs]") {
                               "B.IOT T#2, T#3, mask=1111, last, ->T<2>\nBSTOP\n");
   CHECK(m.read(d)[0] == 7u);
   CHECK(m.read(d)[3] == 8u);
+}
+
+TEST_CASE("block-exec-b-ior-tile-consumers-003", "[sfu][avs]") {
+  // The TCI and TTRI parts: B.IOR RegSrc0 is the start / diagonal, RegSrc1 the direction /
+  // orientation, each read at BSTOP; bad values reject before any allocation.
+  Machine m;
+  m.gpr(2, 5);
+  m.gpr(3, 1);
+  const std::string tci = "BSTART.SFU TCI, U32\nB.DIM zero, 4, ->LB0\nB.DIM zero, 1, ->LB1\n";
+  const std::string iot = "B.IOT mask=1111, last, ->T<1>\nBSTOP\n";
+  const unsigned down = m.commit(tci + "B.IOR r2, r3, zero, ->zero\n" + iot);
+  const FragmentData row = m.read(down);
+  CHECK(FragmentData(row.begin(), row.begin() + 5) == FragmentData{5, 4, 3, 2, std::nullopt});  // row 1: Null padding
+  // Omission and an explicit all-zero B.IOR are distinct descriptors with the same values.
+  for (const char* ior : {"", "B.IOR zero, zero, zero, ->zero\n"}) {
+    Machine z;
+    const unsigned d = z.commit("BSTART.SFU TCI, U32\nB.DIM zero, 2, ->LB0\n" + std::string(ior) + iot);
+    CHECK(z.read(d)[0] == 0u);
+    CHECK(z.read(d)[1] == 1u);
+  }
+  // TTRI (U64 in the AVS, which the diagonal check rejects before the DataType domain).
+  Machine t;
+  t.tile("T#1", DataType::U64, 128, 2, 2, 2, {99, 0, 0, 0});
+  t.gpr(4, 65536);
+  t.gpr(5, 1);
+  t.gpr(6, static_cast<std::uint64_t>(-65536));
+  t.reject("BSTART.SFU TTRI, U64\nB.IOR r4, r5, zero, ->zero\n" + iot, FaultCode::TileLegality,
+           "RegSrc0 (TTRI diagonal) is 65536");
+  t.reject("BSTART.SFU TTRI, U64\nB.IOR r6, r5, zero, ->zero\n" + iot, FaultCode::TileLegality,
+           "RegSrc0 (TTRI diagonal) is -65536");
+  m.gpr(3, 2);
+  m.reject(tci + "B.IOR r2, r3, zero, ->zero\n" + iot, FaultCode::TileLegality, "(TCI direction) is 2");
+}
+
+TEST_CASE("block-exec-b-ior-order-002", "[sfu][avs]") {
+  // The TCI and TTRI parts: ordered GPR inputs and both signed diagonal boundaries are legal.
+  // block-exec-b-ior-ordered-gpr-001 and block-exec-b-ior-ordered-gpr-helper-coverage-001 run the
+  // same TestBundleOrderedGPRControls and map here too.
+  Machine m;
+  m.gpr(2, 5);
+  m.gpr(3, 1);
+  const unsigned tci = m.commit("BSTART.SFU TCI, S32\nB.DIM zero, 2, ->LB0\nB.IOR r2, r3, zero, ->zero\n"
+                                "B.IOT mask=1111, last, ->T<1>\nBSTOP\n");
+  CHECK(m.read(tci)[1] == 4u);  // start 5, descending
+  m.gpr(4, static_cast<std::uint64_t>(-65535));
+  m.gpr(5, 1);
+  m.gpr(6, 65535);
+  const std::string ttri = "BSTART.SFU TTRI, S32\nB.DIM zero, 2, ->LB0\nB.DIM zero, 2, ->LB1\n";
+  const unsigned upper = m.commit(ttri + "B.IOR r4, r5, zero, ->zero\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n");
+  CHECK(m.read(upper)[0] == 1u);  // c >= r - 65535 everywhere
+  const unsigned lower = m.commit(ttri + "B.IOR r6, zero, zero, ->zero\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n");
+  CHECK(m.read(lower)[1] == 1u);  // c <= r + 65535 everywhere
 }
 
 }  // namespace
