@@ -259,7 +259,7 @@ TEST_CASE("SFU legality table: reductions and ARG (Decisions 097-100, 109-114, 1
        "different values"},
       {"the source is allocated", "ASL TileOperandsLegal", ops, nullptr, nullptr, rebind("N#2"), kLegality,
        "N#2 is not allocated"},
-      {"the source holds a fragment on every participating PE", "ASL BundleTileSourceMaskLegal", ops,
+      {"the source holds a fragment on every participating PE", "seeds: bindings share the PE_MASK; the source must hold a fragment on each participating PE", ops,
        [](Machine& m, Operation) { m.tile("U#5", DataType::FP32, 128, 2, 1, 2, fill(2, 0), Layout::RowMajor, PeMask(0b1100)); },
        [](const std::string& b, Operation) { return sub_all(sub(b, "U#1,", "U#5,"), "mask=1111", "mask=1100"); },
        rebind("U#5"), kLegality, "no payload fragment on PE2"},
@@ -285,7 +285,7 @@ TEST_CASE("SFU legality table: reductions and ARG (Decisions 097-100, 109-114, 1
        },
        [](const std::string& b, Operation) { return sub(b, "->T<1>", "->M<1>"); }, same, kAllocation,
        "no free register in hand T"},
-      {"TILE_CAPACITY", "ASL TileCapacityAvailable (TileAllocation)", ops,
+      {"TILE_CAPACITY", "ASL TileCapacityIsLegal (TileAllocation)", ops,
        [](Machine& m, Operation) { m.m.state().set_tile_capacity(m.m.state().capacity_in_use() + 128); }, nullptr,
        [](const std::string& b, Operation) { return sub(b, "->T<1>", "->T<2>"); }, kAllocation,
        "tile capacity exhausted"},
@@ -293,7 +293,7 @@ TEST_CASE("SFU legality table: reductions and ARG (Decisions 097-100, 109-114, 1
   check_rules(rules);
   // Valid encodings (TF32/HF32 low bits zero): Decision 098 'Invalid source encodings reject before effects'.
   for (DataType t : {DataType::TF32, DataType::HF32})
-    check_rule({"source encodings are valid", "Decision 098; ASL TileSourceEncodingsLegal", ops,
+    check_rule({"source encodings are valid", "Decision 098; ASL TileSourceEncodingsValid", ops,
                 [t](Machine& m, Operation) { m.tile("U#5", t, 128, 2, 1, 2, {0x3F800000, 0x3F800001}); }, nullptr,
                 rebind("U#5"), kLegality, "is an invalid", t});
   // The destination's TSize holds ValidRow rows (row form) / Col columns (column form).
@@ -592,6 +592,44 @@ TEST_CASE("SFU legality table: TCONCAT (Decision 125)", "[sfu][legality]") {
        [](const std::string& b, Operation) { return sub(b, "U#2,", "U#5,"); }, kLegality, "is undefined"},
   };
   check_rules(rules);
+}
+
+/// A CUBE_M16 tile of `t` (location Matrix, zeros) at `reg`: a layout no SFU operand may have.
+void install_cube(Machine& m, const std::string& reg, DataType t) {
+  TileDescriptor d;
+  d.dtype = t;
+  const auto shape = cube_storage_shape(Layout::CubeM16, t, 1, 2);
+  REQUIRE(shape);
+  d.rows = shape->rows;
+  d.cols = shape->cols;
+  d.valid_rows = 1;
+  d.valid_cols = 2;
+  d.layout = Layout::CubeM16;
+  d.location = Location::Matrix;
+  d.pe_mask = PeMask::all();
+  d.capacity_bytes = 128;
+  while (d.capacity_bytes < d.storage_bytes()) d.capacity_bytes *= 2;
+  REQUIRE_FALSE(descriptor_problem(d));
+  std::array<FragmentData, kPeCount> data;
+  data.fill(FragmentData(d.element_count(), 0));
+  m.m.load_local(test::reg_index(reg), d, data);
+}
+
+TEST_CASE("SFU legality table: sources have generic layouts", "[sfu][legality]") {
+  // ASL TileOperandsLegal (generic layouts only); the seeds require row-major sources, which a
+  // CUBE layout is not either.
+  check_rule({"the source is not in a CUBE layout", "ASL TileOperandsLegal_* (generic layouts only)",
+              operations_where([](Operation op) {
+                return is_reduction(op) || (is_expansion(op) && !is_copy(op)) || op == Operation::TFILLPAD ||
+                       op == Operation::TCONCAT || op == Operation::THISTOGRAM;
+              }),
+              [](Machine& m, Operation op) { install_cube(m, "U#5", default_type(op)); }, nullptr,
+              [](const std::string& b, Operation) { return sub(b, "B.IOT U#1,", "B.IOT U#5,"); }, kLegality,
+              "has the CUBE layout CUBE_M16"});
+  check_rule({"the broadcast source is not in a CUBE layout", "ASL TileOperandsLegal_* (generic layouts only)",
+              operations_where(is_expansion), [](Machine& m, Operation) { install_cube(m, "U#5", DataType::FP32); },
+              nullptr, [](const std::string& b, Operation) { return sub(b, "U#2, mask", "U#5, mask"); }, kLegality,
+              "has the CUBE layout CUBE_M16"});
 }
 
 }  // namespace
