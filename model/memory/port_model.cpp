@@ -47,14 +47,19 @@ MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t
   for (unsigned p = 0; p < m_calendar.size() && !g.bank_conflict; ++p) {
     if (p == g.port) continue;
     const auto& cal = m_calendar[p];
+    if (cal.empty() || cal.back().start < g.start) continue;  // nothing starts there at or after g.start
     const auto it = std::partition_point(cal.begin(), cal.end(), [&g](const Booking& b) { return b.start < g.start; });
     g.bank_conflict = it != cal.end() && it->start == g.start && it->bank == bank;
   }
   if (g.bank_conflict) g.start = earliest_fit(g.port, g.start + 1, occ);
 
   auto& cal = m_calendar[g.port];
-  cal.insert(std::upper_bound(cal.begin(), cal.end(), g.start, [](std::uint64_t s, const Booking& b) { return s < b.start; }),
-             Booking{g.start, g.start + occ, bank});
+  const Booking booking{g.start, g.start + occ, bank};
+  if (cal.empty() || cal.back().start <= g.start)
+    cal.push_back(booking);  // the common case: the latest booking of its port
+  else
+    cal.insert(std::upper_bound(cal.begin(), cal.end(), g.start, [](std::uint64_t s, const Booking& b) { return s < b.start; }),
+               booking);
   g.done = g.start + occ + m_params.access_latency_cycles;
 
   ++m_accesses;
