@@ -54,7 +54,10 @@ std::uint64_t apply_scale(DataType t, std::uint64_t bits, std::uint8_t scale, Da
   const FloatFormat* f = float_format(dst);
   if (f == nullptr || d.cls != ValueClass::Finite) {
     // Specials keep their class: convert the unscaled encoding (NaN scale: a quiet NaN).
-    if (scale == kScaleNaN) return exact::convert(DataType::E8M0, kScaleNaN, dst, RoundingMode::RNE, false, flags);
+    if (scale == kScaleNaN) {
+      if (decode(t, bits).cls == ValueClass::SignalingNaN) flags |= kFlagNV;  // as fma_fp32_scaled
+      return exact::convert(DataType::E8M0, kScaleNaN, dst, RoundingMode::RNE, false, flags);
+    }
     return exact::convert(t, bits, dst, RoundingMode::RNE, false, flags);
   }
   return round_to_format(*f, d.negative, d.significand, d.exponent, false, RoundingMode::RNE, false, flags);

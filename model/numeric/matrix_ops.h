@@ -34,7 +34,8 @@ std::uint32_t mac_32(std::uint32_t acc, DataType ta, std::uint64_t a, DataType t
 /// The exact value of `bits` of type t multiplied by the E8M0 scale 2^(scale - 127); a 0xFF
 /// scale yields a quiet NaN.
 Decoded decode_scaled(DataType t, std::uint64_t bits, std::uint8_t scale);
-/// That value rounded to `dst` (RNE), e.g. the MX "mx-e8m0-scale" vector 1.5 * 2 = 3.0.
+/// That value rounded to `dst` (RNE), e.g. the MX "mx-e8m0-scale" vector 1.5 * 2 = 3.0. A 0xFF
+/// scale gives the canonical NaN, with NV only when the value is a signaling NaN.
 std::uint64_t apply_scale(DataType t, std::uint64_t bits, std::uint8_t scale, DataType dst, NumericFlags& flags);
 
 }  // namespace ptosim::model::numeric

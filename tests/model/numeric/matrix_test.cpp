@@ -125,6 +125,44 @@ TEST_CASE("numeric: MX scaled accumulate (E8M0 scales, NaN scale) vs mpfr_fma", 
   CHECK(bad.count == 0);
 }
 
+TEST_CASE("numeric: E8M0 scale application, every scale of every 8-bit and 4-bit value, into FP32/FP16/BF16", "[numeric]") {
+  Mismatches bad;
+  std::uint64_t cases = 0;
+  for (const DataType t : {DataType::HiF8, DataType::E4M3, DataType::E5M2, DataType::E3M2, DataType::E2M3,
+                           DataType::E2M1X2, DataType::E1M2X2, DataType::HiF4X2}) {
+    const std::uint64_t n = std::uint64_t{1} << model::element_bits(t);
+    for (const DataType dst : {DataType::FP32, DataType::FP16, DataType::BF16}) {
+      for (unsigned scale = 0; scale < 256; ++scale) {
+        for (std::uint64_t a = 0; a < n; ++a, ++cases) {
+          // x * 2^(scale - 127) rounded once (RNE); a NaN operand or scale gives the canonical NaN.
+          const RefValue x = ref_decode(t, a);
+          RefResult want{0, 0};
+          if (x.kind == Kind::QNaN || x.kind == Kind::SNaN || scale == 0xFF) {
+            want = {*ref_canonical_nan(dst), x.kind == Kind::SNaN ? model::kFlagNV : NumericFlags{0}};
+          } else if (x.kind == Kind::Inf) {
+            want = {ref_infinity(dst, x.negative), 0};
+          } else if (x.kind == Kind::Zero) {
+            want = {x.negative ? std::uint64_t{1} << binary_spec(dst)->sign_bit : 0, 0};
+          } else {
+            Mp v(64);
+            mpfr_set_d(v.v, x.value, MPFR_RNDN);
+            mpfr_mul_2si(v.v, v.v, static_cast<long>(scale) - 127, MPFR_RNDN);  // exact
+            want = ref_round(dst, v.v, 0, RoundingMode::RNE, false);
+          }
+          NumericFlags f = 0;
+          const std::uint64_t got = num::apply_scale(t, a, static_cast<std::uint8_t>(scale), dst, f);
+          char extra[48];
+          std::snprintf(extra, sizeof extra, "scale 0x%02x ->%s", scale, model::data_type_name(dst));
+          bad.check(got == want.bits && f == want.flags, "SCALE", t, a, 0, want, got, f, extra);
+        }
+      }
+    }
+  }
+  report_cases("SCALE", "8/4-bit", cases);
+  INFO(bad.first);
+  CHECK(bad.count == 0);
+}
+
 TEST_CASE("numeric: integer MACs wrap at 32 bits, accumulator classes, scale application", "[numeric]") {
   constexpr DataType kInts[] = {DataType::S16, DataType::S8, DataType::S4X2, DataType::U16, DataType::U8, DataType::U4X2};
   Rng rng(0x1AC);
