@@ -85,9 +85,9 @@ class MachineHarness {
     for (int pe = 0; pe < kPeCount; ++pe) m.state().set_gpr(pe, selector, value);
   }
 
-  /// The bundles of a program that must assemble and build into blocks without
-  /// instruction-level faults.
-  static std::vector<Bundle> bundles_of(const std::string& program) {
+  /// The single bundle of a program that must assemble and build into one block without
+  /// instruction-level faults (tests that alter fields the front end fixes start from it too).
+  static Bundle bundle_of(const std::string& program) {
     const Assembly a = assemble(program, "test.s");
     INFO(program);
     for (const AsmError& e : a.errors) FAIL_CHECK(format_error(e));
@@ -95,24 +95,8 @@ class MachineHarness {
     const ProgramBlocks blocks = build_blocks(a.instructions);
     if (blocks.fault) FAIL_CHECK(format_block_fault(*blocks.fault));
     REQUIRE_FALSE(blocks.fault);
-    return blocks.bundles;
-  }
-
-  /// The single bundle of a program text (for tests that then alter fields the front end fixes).
-  static Bundle bundle_of(const std::string& program) {
-    std::vector<Bundle> b = bundles_of(program);
-    REQUIRE(b.size() == 1);
-    return b[0];
-  }
-
-  /// Executes the bundles of `program` in order up to the first fault.
-  std::vector<BundleOutcome> run(const std::string& program) {
-    std::vector<BundleOutcome> out;
-    for (const Bundle& b : bundles_of(program)) {
-      out.push_back(m.execute(b));
-      if (out.back().kind == BundleOutcome::Kind::Faulted) break;
-    }
-    return out;
+    REQUIRE(blocks.bundles.size() == 1);
+    return blocks.bundles[0];
   }
 
   /// Runs a one-bundle program and returns its outcome.
