@@ -6,17 +6,14 @@
 #include <sstream>
 
 #include "platforms/config/config_loader.h"
+#include "tests/platforms/run_helpers.h"
 
 using ptosim::platforms::config_to_json;
 using ptosim::platforms::load_config;
 
 namespace {
 
-std::string write(const std::string& text) {
-  const std::string path = "ptosim_config_test.json";
-  std::ofstream(path) << text;
-  return path;
-}
+std::string write(const std::string& text) { return ptosim::test::write_file("config_test.json", text); }
 
 bool has_error(const std::vector<std::string>& errors, const std::string& needle) {
   for (const auto& e : errors)
