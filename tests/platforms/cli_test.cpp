@@ -9,11 +9,15 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
+#include "tests/platforms/run_helpers.h"
+
 namespace {
+
+using ptosim::test::scratch;
+using ptosim::test::slurp;
+using ptosim::test::write_file;
 
 struct Outcome {
   int status;
@@ -21,28 +25,13 @@ struct Outcome {
   std::string err;
 };
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Per-process names: ctest runs test cases in parallel in one directory.
-std::string temp_path(const std::string& name) { return "ptosim_cli_" + std::to_string(getpid()) + "_" + name; }
-
 Outcome run(const std::string& args) {
-  const std::string out = temp_path("stdout.txt"), err = temp_path("stderr.txt");
+  const std::string out = scratch("stdout.txt"), err = scratch("stderr.txt");
   const std::string cmd = std::string(PTOSIM_EXE) + " " + args + " >" + out + " 2>" + err;
   const int raw = std::system(cmd.c_str());
   return Outcome{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
 }
 
-std::string write(const std::string& name, const std::string& text) {
-  const std::string path = temp_path(name);
-  std::ofstream(path) << text;
-  return path;
-}
 
 std::uint32_t bits_of(float f) {
   std::uint32_t u;
@@ -72,7 +61,7 @@ std::vector<std::uint32_t> dumped_row_encodings(const std::string& out, const st
 }
 
 nlohmann::json exec_json(const std::string& scenario) {
-  const Outcome r = run("exec " + write("scenario.json", scenario));
+  const Outcome r = run("exec " + write_file("scenario.json", scenario));
   INFO(r.err);
   REQUIRE(r.status == 0);
   return nlohmann::json::parse(r.out);
@@ -102,14 +91,14 @@ TEST_CASE("ptosim run: the row-sum example prints sums folded in increasing colu
 }
 
 TEST_CASE("ptosim run: the VCD converts with vcd2fst and comes with a GTKWave layout", "[cli]") {
-  const std::string vcd = temp_path("rowsum.vcd");
+  const std::string vcd = scratch("rowsum.vcd");
   const Outcome r = run(std::string("run ") + PTOSIM_SOURCE_DIR + "/examples/rowsum.pto --quiet --vcd " + vcd);
   INFO(r.err);
   REQUIRE(r.status == 0);
   const std::string text = slurp(vcd);
   CHECK(text.find("$var wire 1") != std::string::npos);
   CHECK(text.find("busy") != std::string::npos);
-  CHECK(std::system(("vcd2fst " + vcd + " " + temp_path("rowsum.fst") + " >/dev/null 2>&1").c_str()) == 0);
+  CHECK(std::system(("vcd2fst " + vcd + " " + scratch("rowsum.fst") + " >/dev/null 2>&1").c_str()) == 0);
   CHECK(slurp(vcd + ".gtkw").find("[dumpfile]") != std::string::npos);
 }
 
@@ -175,13 +164,13 @@ TEST_CASE("ptosim exec: a zero-mask bundle is a strict no-op even on unallocated
 
 TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never a crash", "[cli]") {
   SECTION("malformed program text: file:line:column") {
-    const std::string prog = write("bad.pto", "; comment\n.tile T#1 FP32 cols=4 valid=1x4\nBSTART.SFU TROWSUM, FP32\nB.DIM zero, 4, ->LB7\nBSTOP\n");
+    const std::string prog = write_file("bad.pto", "; comment\n.tile T#1 FP32 cols=4 valid=1x4\nBSTART.SFU TROWSUM, FP32\nB.DIM zero, 4, ->LB7\nBSTOP\n");
     const Outcome r = run("run " + prog);
     CHECK(r.status == 2);
     CHECK(r.err.find(prog + ":4:") != std::string::npos);
   }
   SECTION("malformed directive: file:line:column") {
-    const std::string prog = write("bad2.pto", ".tile T#1 FP32 cols=4 valid=1x4\n.data T#1 1 2 three 4\n");
+    const std::string prog = write_file("bad2.pto", ".tile T#1 FP32 cols=4 valid=1x4\n.data T#1 1 2 three 4\n");
     const Outcome r = run("run " + prog);
     CHECK(r.status == 2);
     CHECK(r.err.find(prog + ":2:15:") != std::string::npos);
@@ -197,17 +186,17 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     CHECK(r.err.find("cannot open") != std::string::npos);
   }
   SECTION("invalid JSON") {
-    const Outcome r = run("exec " + write("bad.json", "{ \"program\": "));
+    const Outcome r = run("exec " + write_file("bad.json", "{ \"program\": "));
     CHECK(r.status == 2);
     CHECK(r.err.find("invalid JSON") != std::string::npos);
   }
   SECTION("schema error names the field") {
-    const Outcome r = run("exec " + write("bad_schema.json", R"({ "tiles": [ { "reg": "T#1", "dtype": "FP33" } ], "program": "" })"));
+    const Outcome r = run("exec " + write_file("bad_schema.json", R"({ "tiles": [ { "reg": "T#1", "dtype": "FP33" } ], "program": "" })"));
     CHECK(r.status == 2);
     CHECK(r.err.find("tiles[0].dtype") != std::string::npos);
   }
   SECTION("syntax error in a scenario program") {
-    const Outcome r = run("exec " + write("bad_prog.json", R"({ "program": "BSTART.SFU TROWSUM, FP32\nB.IOT T#1 mask=1111\n" })"));
+    const Outcome r = run("exec " + write_file("bad_prog.json", R"({ "program": "BSTART.SFU TROWSUM, FP32\nB.IOT T#1 mask=1111\n" })"));
     CHECK(r.status == 2);
     CHECK(r.err.find("program:2:") != std::string::npos);
   }
@@ -241,7 +230,7 @@ TEST_CASE("ptosim config prints the effective configuration and rejects bad keys
 }
 
 TEST_CASE("ptosim asm --hex prints each encoding with its canonical text", "[cli]") {
-  const std::string src = write("prog.s", "BSTART.SFU TROWSUM, FP32\nB.DIM LB0=16\nB.IOT T#1, mask=1111, last, ->T<1>\nC.BSTOP\n");
+  const std::string src = write_file("prog.s", "BSTART.SFU TROWSUM, FP32\nB.DIM LB0=16\nB.IOT T#1, mask=1111, last, ->T<1>\nC.BSTOP\n");
   const Outcome r = run("asm " + src + " --hex");
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -252,10 +241,10 @@ TEST_CASE("ptosim asm --hex prints each encoding with its canonical text", "[cli
 }
 
 TEST_CASE("ptosim asm -o and ptosim disasm round-trip a program bit for bit", "[cli]") {
-  const std::string src = write("round.s",
+  const std::string src = write_file("round.s",
                                 "BSTART.TMATMUL.ACC FP16\nB.DATR dtype=FP16\nB.FPATR\nB.DIM zero, 32, ->LB0\n"
                                 "B.IOT M#1, T#2, mask=1111\nB.IOT U#2, mask=1111, last, ->M<8>\nL.BSTOP\n");
-  const std::string bin = temp_path("round.bin"), bin2 = temp_path("round2.bin");
+  const std::string bin = scratch("round.bin"), bin2 = scratch("round2.bin");
   REQUIRE(run("asm " + src + " -o " + bin).status == 0);
   const std::string bytes = slurp(bin);
   CHECK(bytes.size() == 6 * 4 + 8);  // six 32-bit words and one 64-bit L.BSTOP
@@ -264,15 +253,15 @@ TEST_CASE("ptosim asm -o and ptosim disasm round-trip a program bit for bit", "[
   INFO(dis.err);
   REQUIRE(dis.status == 0);
   CHECK(dis.out.find("BSTART.TMATMUL.ACC FP16") != std::string::npos);
-  const std::string again = write("round_again.s", dis.out);
+  const std::string again = write_file("round_again.s", dis.out);
   REQUIRE(run("asm " + again + " -o " + bin2).status == 0);
   CHECK(slurp(bin2) == bytes);
 }
 
 TEST_CASE("ptosim asm and disasm report bad input precisely", "[cli]") {
-  const Outcome bad = run("asm " + write("bad.s", "BSTART.SFU TROWSUM, FP32\nB.IOT T#1, mask=11x1, last\n") + " --hex");
+  const Outcome bad = run("asm " + write_file("bad.s", "BSTART.SFU TROWSUM, FP32\nB.IOT T#1, mask=11x1, last\n") + " --hex");
   CHECK(bad.status != 0);
   CHECK(bad.err.find("bad.s:2:") != std::string::npos);
   CHECK(run("asm /nonexistent.s --hex").status != 0);
-  CHECK(run("disasm " + write("odd.bin", "\x81\x91\x01")).status != 0);  // a truncated word
+  CHECK(run("disasm " + write_file("odd.bin", "\x81\x91\x01")).status != 0);  // a truncated word
 }
