@@ -131,7 +131,9 @@ TEST_CASE("numeric: the 25 DataTypes match the hardware-conformance profile's da
       const json& e = d.at("encoding");
       const num::FloatFormat* f = num::float_format(*t);
       REQUIRE(f != nullptr);
-      const char* fields = e.contains("bit_fields") ? "bit_fields" : e.contains("lane_bit_fields") ? "lane_bit_fields" : nullptr;
+      const char* fields = e.contains("bit_fields")        ? "bit_fields"
+                           : e.contains("lane_bit_fields") ? "lane_bit_fields"
+                                                           : nullptr;
       if (fields != nullptr) {
         const auto [s_hi, s_lo] = bit_range(e.at(fields).at("sign"));
         const auto [e_hi, e_lo] = bit_range(e.at(fields).at("exponent"));

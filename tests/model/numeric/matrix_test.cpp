@@ -125,7 +125,7 @@ TEST_CASE("numeric: MX scaled accumulate (E8M0 scales, NaN scale) vs mpfr_fma", 
   CHECK(bad.count == 0);
 }
 
-TEST_CASE("numeric: E8M0 scale application, every scale of every 8-bit and 4-bit value, into FP32/FP16/BF16", "[numeric]") {
+TEST_CASE("numeric: E8M0 scale application, every scale and 8/4-bit value into FP32/FP16/BF16", "[numeric]") {
   Mismatches bad;
   std::uint64_t cases = 0;
   for (const DataType t : {DataType::HiF8, DataType::E4M3, DataType::E5M2, DataType::E3M2, DataType::E2M3,
