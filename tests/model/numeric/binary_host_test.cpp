@@ -122,6 +122,41 @@ TEST_CASE("numeric: the host IEEE reference agrees with MPFR (FP32/FP64 sample, 
   CHECK(f == below.flags);
 }
 
+TEST_CASE("numeric: FP32 and FP64 ADD/SUB/MUL/DIV under RTZ, RTM and RTP vs host IEEE", "[numeric]") {
+  // The exact path with a directed mode (the scalar API's RoundingMode overloads) against the host
+  // in the same mode: overflow to the largest finite value or to the infinity of the direction.
+  for (const DataType t : {DataType::FP32, DataType::FP64}) {
+    for (const RoundingMode rm : {RoundingMode::RTZ, RoundingMode::RTM, RoundingMode::RTP}) {
+      for (const BinOp op : kArith) {
+        EdgeGenerator gen(t, 0xD12 + static_cast<std::uint64_t>(op) * 7 + static_cast<std::uint64_t>(rm));
+        Mismatches bad;
+        constexpr std::uint64_t kPairs = 500'000;
+        for (std::uint64_t i = 0; i < kPairs; ++i) {
+          const auto [a, b] = gen.pair(op, i);
+          RefResult want{0, 0};
+          {
+            const HostRounding host(rm);
+            want = host_ref(t, op, a, b);
+          }
+          NumericFlags f = 0;
+          std::uint64_t got = 0;
+          switch (op) {
+            case BinOp::Add: got = num::add(t, a, b, rm, f); break;
+            case BinOp::Sub: got = num::sub(t, a, b, rm, f); break;
+            case BinOp::Mul: got = num::mul(t, a, b, rm, f); break;
+            case BinOp::Div: got = num::div(t, a, b, rm, f); break;
+          }
+          bad.check(got == want.bits && f == want.flags, op_name(op), t, a, b, want, got, f,
+                    num::rounding_mode_name(rm));
+        }
+        report_cases(std::string(op_name(op)) + "/" + num::rounding_mode_name(rm), model::data_type_name(t), kPairs);
+        INFO(bad.first);
+        CHECK(bad.count == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("numeric: FP32 binary ops, 10M edge-biased pairs per op vs host IEEE", "[numeric]") {
   run_host(DataType::FP32, 10'000'000, 0xF32);
 }

@@ -823,4 +823,36 @@ NumericFlags HostStatus::read() const {
   return f;
 }
 
+HostRounding::HostRounding(RoundingMode rm) {
+#if defined(__x86_64__) || defined(__i386__)
+  m_saved = _mm_getcsr();
+  unsigned rc = 0;  // MXCSR RC (bits 14:13): 00 nearest, 01 down, 10 up, 11 toward zero
+  switch (rm) {
+    case RoundingMode::RNE: rc = 0; break;
+    case RoundingMode::RTM: rc = 1; break;
+    case RoundingMode::RTP: rc = 2; break;
+    case RoundingMode::RTZ: rc = 3; break;
+    default: std::abort();  // no host mode
+  }
+  _mm_setcsr((m_saved & ~0x6000u) | (rc << 13));
+#else
+  m_saved = static_cast<unsigned>(std::fegetround());
+  switch (rm) {
+    case RoundingMode::RNE: std::fesetround(FE_TONEAREST); break;
+    case RoundingMode::RTM: std::fesetround(FE_DOWNWARD); break;
+    case RoundingMode::RTP: std::fesetround(FE_UPWARD); break;
+    case RoundingMode::RTZ: std::fesetround(FE_TOWARDZERO); break;
+    default: std::abort();
+  }
+#endif
+}
+
+HostRounding::~HostRounding() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_setcsr((_mm_getcsr() & ~0x6000u) | (m_saved & 0x6000u));
+#else
+  std::fesetround(static_cast<int>(m_saved));
+#endif
+}
+
 }  // namespace ptosim::test

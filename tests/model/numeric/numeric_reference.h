@@ -159,4 +159,16 @@ struct HostStatus {
   NumericFlags read() const;
 };
 
+/// Switches the host's binary32/binary64 rounding to RNE, RTZ, RTM or RTP for its lifetime.
+class HostRounding {
+ public:
+  explicit HostRounding(RoundingMode rm);
+  ~HostRounding();
+  HostRounding(const HostRounding&) = delete;
+  HostRounding& operator=(const HostRounding&) = delete;
+
+ private:
+  unsigned m_saved;
+};
+
 }  // namespace ptosim::test
