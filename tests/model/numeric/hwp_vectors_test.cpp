@@ -16,6 +16,7 @@
 
 #include "model/numeric/float_format.h"
 #include "model/numeric/matrix_ops.h"
+#include "model/state/element_access.h"
 #include "tests/model/numeric/numeric_test_util.h"
 
 namespace ptosim::test {
@@ -178,6 +179,20 @@ TEST_CASE("numeric: the 25 DataTypes match the hardware-conformance profile's da
     ++count;
   }
   CHECK(count == static_cast<std::uint64_t>(model::kDataTypeCount));
+  // Packed invalid conversions: each lane gets the lane indefinite value independently.
+  for (const auto& [name, rule] : profile.at("conversion").at("float_to_integer_invalid").at("sat_disabled").items()) {
+    if (!rule.is_object()) continue;
+    const DataType t = *model::data_type_from_name(name);
+    std::uint8_t packed[8] = {};
+    for (std::uint64_t lane = 0; lane < 2; ++lane) {
+      NumericFlags f = 0;
+      const std::uint64_t indefinite = num::convert(DataType::FP64, 0x7FF8000000000000, t, RoundingMode::RNE, false, f);
+      model::store_lane(packed, model::element_bits(t), lane, indefinite);
+      CHECK(f == model::kFlagNV);
+    }
+    CHECK(packed[0] == hex(rule.at("packed_all_lanes_raw")));
+    ++count;
+  }
   for (const auto& code : profile.at("reserved_data_type_codes")) {
     CHECK_FALSE(model::data_type_from_code(code.get<unsigned>()).has_value());
     ++count;
@@ -216,11 +231,17 @@ TEST_CASE("numeric: HWP vectors - encodings, canonical NaNs, packed lanes", "[nu
     }
     ++count;
   }
-  for (const auto& v : group("packed_lane_order")) {
+  for (const auto& v : group("packed_lane_order")) {  // through the tile storage accessors
     const DataType t = type_of(v.at("data_type"));
-    const std::uint64_t byte = hex(v.at("raw_byte"));
-    CHECK(num::to_double(t, byte & 0xF) == real(v.at("expected_logical_lanes")[0].get<std::string>()));
-    CHECK(num::to_double(t, byte >> 4) == real(v.at("expected_logical_lanes")[1].get<std::string>()));
+    // Buffers of a full word: the accessors serve every width.
+    const std::uint8_t bytes[8] = {static_cast<std::uint8_t>(hex(v.at("raw_byte")))};
+    std::uint8_t stored[8] = {};
+    for (std::uint64_t lane = 0; lane < 2; ++lane) {
+      const std::uint64_t bits = model::load_lane(bytes, model::element_bits(t), lane);
+      CHECK(num::to_double(t, bits) == real(v.at("expected_logical_lanes")[lane].get<std::string>()));
+      model::store_lane(stored, model::element_bits(t), lane, bits);
+    }
+    CHECK(stored[0] == bytes[0]);
     ++count;
   }
   for (const auto& v : group("subnormal_policy")) {
