@@ -100,13 +100,29 @@ std::int64_t integer_value(DataType t, std::uint64_t bits) {
   return static_cast<std::int64_t>(bits << (64 - w)) >> (64 - w);
 }
 
+/// Decoded operands, kept between calls: a tile's are hundreds of KiB, and allocating them afresh
+/// each call costs page faults whenever the allocator hands such blocks back to the system.
+struct Workspace {
+  std::vector<double> av, bv;
+  std::vector<std::int64_t> iav, ibv;
+};
+
+Workspace& workspace() {
+  thread_local Workspace w;
+  return w;
+}
+
 /// The raw accumulator P (M x N row-major accumulator encodings) of a floating form: the fold over
 /// increasing K from C (or +0), one rounding per term, then the bias with one more rounding.
 std::vector<std::uint32_t> accumulate_float(const ExecPlan& plan, const CubeArgs& a, const PePayloads& io) {
   const std::uint32_t m = a.m, n = a.n, k = a.k;
   const Operand A = operand(plan, io, a.src_a, m, k, a.trans_a), B = operand(plan, io, a.src_b, k, n, a.trans_b);
   // Decode every input once (MX: scaled exactly, power-of-two scaling never rounds in binary64).
-  std::vector<double> av(std::size_t{m} * k), bv(std::size_t{k} * n);
+  // Every element is written below, so stale workspace contents never leak into a result.
+  std::vector<double>& av = workspace().av;
+  std::vector<double>& bv = workspace().bv;
+  av.resize(std::size_t{m} * k);
+  bv.resize(std::size_t{k} * n);
   for (std::uint32_t i = 0; i < m; ++i)
     for (std::uint32_t kk = 0; kk < k; ++kk) av[std::size_t{i} * k + kk] = float_value(a.a_dtype, A.at(i, kk));
   for (std::uint32_t kk = 0; kk < k; ++kk)
@@ -155,7 +171,10 @@ std::vector<std::uint32_t> accumulate_float(const ExecPlan& plan, const CubeArgs
 std::vector<std::uint32_t> accumulate_integer(const ExecPlan& plan, const CubeArgs& a, const PePayloads& io) {
   const std::uint32_t m = a.m, n = a.n, k = a.k;
   const Operand A = operand(plan, io, a.src_a, m, k, a.trans_a), B = operand(plan, io, a.src_b, k, n, a.trans_b);
-  std::vector<std::int64_t> av(std::size_t{m} * k), bv(std::size_t{k} * n);
+  std::vector<std::int64_t>& av = workspace().iav;
+  std::vector<std::int64_t>& bv = workspace().ibv;
+  av.resize(std::size_t{m} * k);
+  bv.resize(std::size_t{k} * n);
   for (std::uint32_t i = 0; i < m; ++i)
     for (std::uint32_t kk = 0; kk < k; ++kk) av[std::size_t{i} * k + kk] = integer_value(a.a_dtype, A.at(i, kk));
   for (std::uint32_t kk = 0; kk < k; ++kk)
