@@ -199,7 +199,9 @@ struct SoftRound {
     std::uint64_t t = m >> sh;
     const std::uint64_t rem = m & ((std::uint64_t{1} << sh) - 1);
     const std::uint64_t half = std::uint64_t{1} << (sh - 1);
-    t += (rem > half || (rem == half && (t & 1) != 0)) ? 1 : 0;
+    // Branch-free round-to-nearest-even: on data the up/down decision is a coin flip, and a
+    // mispredicted branch would cost more than the whole rounding.
+    t += static_cast<std::uint64_t>((rem > half) | ((rem == half) & ((t & 1) != 0)));
     const std::uint64_t mag = (static_cast<std::uint64_t>(e_eff - Emin) << FracBits) + t;
     if (mag > MaxMag) {
       flags |= kFlagOF | kFlagNX;
