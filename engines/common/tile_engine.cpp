@@ -57,13 +57,11 @@ void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-std::optional<sc_core::sc_time> TileEngine::issue(tlm::tlm_command command, const std::vector<Stream>& streams,
-                                                  std::uint64_t bytes_per_cycle) {
+std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& streams) {
   using sc_core::sc_time;
   tlm::tlm_generic_payload gp;
   TimingOnlyAccess no_data;  // the data itself moves through DMI
   gp.set_extension(&no_data);
-  gp.set_command(command);
   gp.set_byte_enable_ptr(nullptr);
   gp.set_dmi_allowed(false);
   std::uint8_t scratch = 0;
@@ -83,9 +81,7 @@ std::optional<sc_core::sc_time> TileEngine::issue(tlm::tlm_command command, cons
   const std::size_t depth = m_stream.outstanding_requests;
   m_in_flight.assign(streams.size() * depth, 0);
   std::uint64_t now = sc_core::sc_time_stamp().value();
-  std::vector<Cursor> cursors;
-  cursors.reserve(streams.size());
-  for (const Stream& s : streams) cursors.push_back(Cursor{0, 0, std::max<std::uint64_t>(s.start.value(), now), 0});
+  std::vector<Cursor> cursors(streams.size(), Cursor{0, 0, now, 0});
   std::uint64_t last_done = now;
   for (;;) {
     // The stream whose next burst arrives first.
@@ -100,7 +96,9 @@ std::optional<sc_core::sc_time> TileEngine::issue(tlm::tlm_command command, cons
       sc_core::wait(sc_time::from_value(c.at - lookahead - now));
       now = sc_core::sc_time_stamp().value();
     }
+    const Stream& stream = streams[next];
     const std::uint64_t len = std::min(m_stream.burst_bytes, t.bytes - c.offset);
+    gp.set_command(stream.command);
     gp.set_address(t.address + c.offset);
     gp.set_data_length(static_cast<unsigned int>(len));
     gp.set_streaming_width(static_cast<unsigned int>(len));
@@ -113,12 +111,13 @@ std::optional<sc_core::sc_time> TileEngine::issue(tlm::tlm_command command, cons
     }
     const std::uint64_t completes = now + delay.value();
     last_done = std::max(last_done, completes);
-    (command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += len;
+    (stream.command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += len;
     // The engine's own stream rate paces its requests (rounded to the time resolution), and a
     // request may leave only when the one outstanding_requests back has completed.
     std::uint64_t* ring = &m_in_flight[next * depth];
     ring[c.issued++ % depth] = completes;
-    c.at = std::max(c.at + (2 * period * len + bytes_per_cycle) / (2 * bytes_per_cycle), ring[c.issued % depth]);
+    const std::uint64_t rate = stream.bytes_per_cycle;
+    c.at = std::max(c.at + (2 * period * len + rate) / (2 * rate), ring[c.issued % depth]);
     c.offset += len;
     if (c.offset >= t.bytes) {
       ++c.transfer;
@@ -142,16 +141,16 @@ void TileEngine::execute(EngineCommand& cmd) {
     if (plan.mask.has(pe)) pes.push_back(pe);
 
   // The datapath works on the operands in place; their traffic is timed per PE (each PE's Local
-  // memory is its own) and once per Shared operand, all streams starting with the command.
-  m_reads.resize(pes.size() + 1);  // one per PE, then the Shared one
-  m_writes.resize(pes.size());
-  for (std::vector<Stream>* group : {&m_reads, &m_writes})
-    for (Stream& st : *group) {
-      st.transfers.clear();
-      st.start = start;
-    }
-  std::vector<Stream>& reads = m_reads;
-  std::vector<Stream>& writes = m_writes;
+  // memory is its own) and once per Shared operand, all streams starting with the command:
+  // streams [0, P) read each PE's sources, P reads the Shared ones, [P + 1, 2P] write the results.
+  const std::size_t n_pes = pes.size();
+  m_streams.resize(2 * n_pes + 1);
+  for (std::size_t i = 0; i < m_streams.size(); ++i) {
+    const bool read = i <= n_pes;
+    m_streams[i].command = read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND;
+    m_streams[i].bytes_per_cycle = read ? m_stream.read_bytes_per_cycle : m_stream.write_bytes_per_cycle;
+    m_streams[i].transfers.clear();
+  }
   std::vector<std::vector<std::uint8_t>> copies;
   for (std::size_t k = 0; k < pes.size(); ++k) {
     model::PePayloads io;
@@ -159,7 +158,7 @@ void TileEngine::execute(EngineCommand& cmd) {
     for (const model::SourceOperand& s : plan.sources) {
       const bool shared = s.ref.is_shared();
       const std::uint64_t address = address_map::fragment_address(s.ref.space, s.slot, shared ? 0 : pes[k]);
-      if (!shared || k == 0) reads[shared ? pes.size() : k].transfers.push_back(Transfer{address, s.desc.storage_bytes()});
+      if (!shared || k == 0) m_streams[shared ? n_pes : k].transfers.push_back(Transfer{address, s.desc.storage_bytes()});
       if (cmd.timing_only) continue;
       const std::uint8_t* in = direct(address, s.desc.storage_bytes());
       // A source whose register this bundle's own result takes over (queue policy) is read old.
@@ -171,7 +170,7 @@ void TileEngine::execute(EngineCommand& cmd) {
     }
     for (const model::DestOperand& d : plan.dests) {
       const std::uint64_t address = address_map::fragment_address(model::TileRef::Space::Local, d.slot, pes[k]);
-      writes[k].transfers.push_back(Transfer{address, d.desc.storage_bytes()});
+      m_streams[n_pes + 1 + k].transfers.push_back(Transfer{address, d.desc.storage_bytes()});
       if (cmd.timing_only) continue;
       std::uint8_t* out = direct(address, d.desc.capacity_bytes);
       std::memset(out, 0, d.desc.capacity_bytes);  // a new tile's payload starts as zero bits
@@ -183,11 +182,9 @@ void TileEngine::execute(EngineCommand& cmd) {
     }
   }
   const model::Cycles compute = compute_cycles(plan, from_idle);
-  const auto reads_done = issue(tlm::TLM_READ_COMMAND, reads, m_stream.read_bytes_per_cycle);
-  const auto writes_done = issue(tlm::TLM_WRITE_COMMAND, writes, m_stream.write_bytes_per_cycle);
-  if (!reads_done || !writes_done) SC_REPORT_ERROR(name(), "tile memory rejected an operand access (address map error)");
-  const sc_core::sc_time done =
-      std::max({start + m_clock.to_time(compute), reads_done.value_or(start), writes_done.value_or(start)});
+  const auto streams_done = issue(m_streams);
+  if (!streams_done) SC_REPORT_ERROR(name(), "tile memory rejected an operand access (address map error)");
+  const sc_core::sc_time done = std::max(start + m_clock.to_time(compute), streams_done.value_or(start));
 
   if (done > sc_core::sc_time_stamp()) sc_core::wait(done - sc_core::sc_time_stamp());
   const std::uint64_t busy = m_clock.to_cycles(sc_core::sc_time_stamp() - start);

@@ -67,27 +67,26 @@ class TileEngine : public sc_core::sc_module {
   /// Runs the model core for one PE.
   virtual model::NumericFlags run_core(const model::ExecPlan& plan, const model::PePayloads& io) const = 0;
 
-  const Clocked& clock() const { return m_clock; }
-
  private:
   /// One operand fragment whose movement is timed.
   struct Transfer {
     std::uint64_t address;
     std::uint64_t bytes;
   };
-  /// Transfers that follow each other at one rate from one start time (a PE's operands, say).
+  /// Transfers of one direction that follow each other at one rate from the command's start (a
+  /// PE's sources, say).
   struct Stream {
+    tlm::tlm_command command;
+    std::uint64_t bytes_per_cycle;
     std::vector<Transfer> transfers;
-    sc_core::sc_time start;
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void execute(EngineCommand& cmd);
-  /// Issues the bursts of all `streams` (which run in parallel, each at `bytes_per_cycle`) in order
-  /// of their arrival times, booking at most the lookahead ahead of simulated time; returns when
-  /// the last completes, or nothing on a memory error.
-  std::optional<sc_core::sc_time> issue(tlm::tlm_command command, const std::vector<Stream>& streams,
-                                        std::uint64_t bytes_per_cycle);
+  /// Issues the bursts of all `streams` (which run in parallel from now, each at its own rate) in
+  /// order of their arrival times, booking at most the lookahead ahead of simulated time; returns
+  /// when the last completes, or nothing on a memory error.
+  std::optional<sc_core::sc_time> issue(const std::vector<Stream>& streams);
   /// Direct access to `bytes` of tile memory at `address` (DMI, cached per granted region).
   std::uint8_t* direct(std::uint64_t address, std::uint64_t bytes);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
@@ -98,8 +97,7 @@ class TileEngine : public sc_core::sc_module {
   EngineStats m_stats;
   std::vector<tlm::tlm_dmi> m_dmi;
   // Per-command scratch, kept to avoid reallocating on every command.
-  std::vector<Stream> m_reads;
-  std::vector<Stream> m_writes;
+  std::vector<Stream> m_streams;
   std::vector<std::uint64_t> m_in_flight;  ///< completion times (SystemC time values)
   sc_core::sc_time m_last_done;
   traces::TracedValue m_busy;
