@@ -47,6 +47,11 @@ double ParamInfo::get() const {
   return 0;
 }
 
+std::optional<std::string> ParamInfo::range_problem(double value) const {
+  if (std::isfinite(value) && value >= min && value <= max) return std::nullopt;
+  return format_number(value) + " is outside [" + format_number(min) + ", " + format_number(max) + "]";
+}
+
 void ParamInfo::set(double value) const {
   switch (kind) {
     case Kind::Integer: *static_cast<std::uint64_t*>(field) = static_cast<std::uint64_t>(value); return;
@@ -135,10 +140,7 @@ std::vector<std::string> PlatformParams::validate() const {
   std::vector<std::string> errors;
   PlatformParams copy = *this;
   for (const ParamInfo& info : param_table(copy)) {
-    const double v = info.get();
-    if (!std::isfinite(v) || v < info.min || v > info.max)
-      errors.push_back(info.key + ": " + format_number(v) + " is outside [" + format_number(info.min) + ", " +
-                       format_number(info.max) + "]");
+    if (const auto problem = info.range_problem(info.get())) errors.push_back(info.key + ": " + *problem);
   }
   return errors;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -113,7 +114,10 @@ struct ParamInfo {
   void* field;  ///< std::uint64_t*, double* or bool* according to kind
 
   double get() const;
+  /// Stores `value`, which must lie in [min, max] (see range_problem).
   void set(double value) const;
+  /// Why `value` is not a legal setting ("v is outside [min, max]"), or nothing.
+  std::optional<std::string> range_problem(double value) const;
 };
 
 /// Every parameter of `p` (keys in documentation order), bound to its fields.

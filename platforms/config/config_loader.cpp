@@ -27,6 +27,18 @@ std::string closest_key(const std::string& key, const std::vector<model::ParamIn
   return {};
 }
 
+/// Stores a number the range check accepts; the check comes first, as a value beyond the field's
+/// type (say 1e20 into an integer) cannot be stored faithfully to be checked afterwards.
+void set_in_range(const std::string& origin, const std::string& key, const Json& value, const model::ParamInfo& p,
+                  std::vector<std::string>& errors) {
+  const double v = value.get<double>();
+  if (const auto problem = p.range_problem(v)) {
+    errors.push_back("out of range: " + origin + ": " + key + ": " + *problem);
+    return;
+  }
+  p.set(v);
+}
+
 void apply(const std::string& origin, const std::string& key, const Json& value, std::vector<model::ParamInfo>& table,
            std::vector<std::string>& errors) {
   for (const model::ParamInfo& p : table) {
@@ -45,14 +57,14 @@ void apply(const std::string& origin, const std::string& key, const Json& value,
           errors.push_back(origin + ": " + key + ": expected a non-negative integer (" + p.unit + "), got " + value.dump());
           return;
         }
-        p.set(value.get<double>());
+        set_in_range(origin, key, value, p, errors);
         return;
       case model::ParamInfo::Kind::Real:
         if (!value.is_number()) {
           errors.push_back(origin + ": " + key + ": expected a number (" + p.unit + "), got " + value.dump());
           return;
         }
-        p.set(value.get<double>());
+        set_in_range(origin, key, value, p, errors);
         return;
     }
   }

@@ -53,6 +53,9 @@ TEST_CASE("Unknown keys, wrong types and out-of-range values are errors naming t
   CHECK(has_error(fraction.errors, "cube.fill_cycles"));
   const auto range = load_config("", {"local_memory.ports=0"});
   CHECK(has_error(range.errors, "local_memory.ports: 0 is outside [1, 64]"));
+  // Checked before storing: 1e20 does not fit the integer field (it would wrap to an in-range 0).
+  const auto huge = load_config("", {"dispatch.decode_cycles=1e20"});
+  CHECK(has_error(huge.errors, "dispatch.decode_cycles: 1e+20 is outside"));
   const auto boolean = load_config("", {"sfu.class.generate.per_lane=3"});
   CHECK(has_error(boolean.errors, "expected true or false"));
   const auto bad_json = load_config(write("{ \"clock\": "), {});
