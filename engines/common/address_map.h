@@ -7,14 +7,16 @@
 
 #include "model/common/address_range.h"
 #include "model/common/pe_mask.h"
+#include "model/state/tile_descriptor.h"
 #include "model/state/tile_ref.h"
 
 namespace ptosim::engines::address_map {
 
-constexpr std::uint64_t kLocalSlotStride = 64 * 1024;    ///< largest Local TSize (SizeCode 10)
-constexpr std::uint64_t kSharedSlotStride = 256 * 1024;  ///< largest Shared TSize (SizeCode 12)
+// A slot holds the largest tile (memories allocate a slot's storage only when it is first used).
+constexpr std::uint64_t kLocalSlotStride = model::kMaxTileBytes;
+constexpr std::uint64_t kSharedSlotStride = model::kMaxTileBytes;
 constexpr std::uint64_t kLocalBase = 0x0000'0000;
-constexpr std::uint64_t kLocalSize = kLocalSlotStride * model::kLocalTileCount;  // 4 MiB per PE
+constexpr std::uint64_t kLocalSize = kLocalSlotStride * model::kLocalTileCount;  // 16 MiB per PE
 constexpr std::uint64_t kSharedBase = 0x1000'0000;
 constexpr std::uint64_t kSharedSize = kSharedSlotStride * model::kSharedTileCount;  // 64 MiB
 

@@ -29,25 +29,27 @@ struct BundleDispatcher::InFlight {
   bool done = false;
 };
 
-/// Preflight's view of source payloads: debug reads through the interconnect (no simulated time).
+/// Preflight's view of source payloads: debug reads through the interconnect (no simulated time)
+/// of the allocated tile's bytes.
 class BundleDispatcher::DebugReader : public model::IPayloadReader {
  public:
-  explicit DebugReader(tlm_utils::simple_initiator_socket<BundleDispatcher>& socket) : m_socket(socket) {}
+  DebugReader(tlm_utils::simple_initiator_socket<BundleDispatcher>& socket, const model::TileState& state)
+      : m_socket(socket), m_state(state) {}
 
   const std::uint8_t* fragment(model::TileRef::Space space, unsigned slot, int pe) const override {
     const std::uint64_t key = (std::uint64_t{slot_key(space, slot)} << 2) | static_cast<unsigned>(pe);
     for (const auto& c : m_cache)
       if (c.key == key) return c.bytes.data();
-    const std::uint64_t size = space == model::TileRef::Space::Shared ? address_map::kSharedSlotStride
-                                                                      : address_map::kLocalSlotStride;
+    const std::uint32_t size = space == model::TileRef::Space::Shared ? m_state.shared(slot).desc.capacity_bytes
+                                                                      : m_state.slot(slot).desc.capacity_bytes;
     Entry e{key, std::vector<std::uint8_t>(size, 0)};
     tlm::tlm_generic_payload gp;
     gp.set_command(tlm::TLM_READ_COMMAND);
     gp.set_address(address_map::fragment_address(space, slot, pe));
     gp.set_data_ptr(e.bytes.data());
-    gp.set_data_length(static_cast<unsigned int>(size));
-    gp.set_streaming_width(static_cast<unsigned int>(size));
-    m_socket->transport_dbg(gp);
+    gp.set_data_length(size);
+    gp.set_streaming_width(size);
+    if (m_socket->transport_dbg(gp) != size) SC_REPORT_ERROR("ptosim", "tile memory refused a debug read of a source");
     m_cache.push_back(std::move(e));
     return m_cache.back().bytes.data();
   }
@@ -60,6 +62,7 @@ class BundleDispatcher::DebugReader : public model::IPayloadReader {
     std::vector<std::uint8_t> bytes;
   };
   tlm_utils::simple_initiator_socket<BundleDispatcher>& m_socket;
+  const model::TileState& m_state;
   mutable std::deque<Entry> m_cache;
 };
 
@@ -73,7 +76,7 @@ BundleDispatcher::BundleDispatcher(sc_core::sc_module_name name, const model::Di
       m_clock(clock),
       m_timing_only(timing_only),
       m_state(allocation.policy, allocation.queue_depth),
-      m_reader(std::make_unique<DebugReader>(dbg_initiator_socket)),
+      m_reader(std::make_unique<DebugReader>(dbg_initiator_socket, m_state)),
       m_pending_writes(model::kLocalTileCount + model::kSharedTileCount, 0),
       m_pending_reads(model::kLocalTileCount + model::kSharedTileCount, 0) {
   SC_THREAD(dispatch_thread);

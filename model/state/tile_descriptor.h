@@ -28,6 +28,9 @@ constexpr std::uint64_t kDefaultTileCapacity = 262144;  ///< TILE_CAPACITY reset
 
 /// Per-PE capacity in bytes of a B.IOT/B.IOS SizeCode (128 B << (code - 1)).
 constexpr std::uint32_t size_code_bytes(unsigned code) { return 128U << (code - 1); }
+/// Largest per-PE TSize of any tile: B.IOS SizeCode 12 (B.IOT stops at SizeCode 10, 64 KiB, but an
+/// input tile may be any size the state model holds).
+constexpr std::uint32_t kMaxTileBytes = size_code_bytes(12);
 
 struct TileDescriptor {
   DataType dtype = DataType::FP32;

@@ -124,8 +124,16 @@ class Parser {
     return nullptr;
   }
 
-  // PEs a data directive writes: pe=PE0..PE3 or all (default) — within the tile's mask.
+  // PEs a data directive writes: pe=PE0..PE3 or all (default) — within the tile's mask. A Shared
+  // tile is one payload every PE sees; it is kept as PE0's fragment.
   std::optional<model::PeMask> target_pes(const ProgramTile& t, const std::map<std::string, Token>& opts) {
+    if (t.ref.is_shared()) {
+      if (opts.count("pe")) {
+        fail(opts.at("pe").column, t.ref.name() + " is a Shared tile: one payload for every PE, pe= does not apply");
+        return std::nullopt;
+      }
+      return model::PeMask(0b1000);
+    }
     if (!opts.count("pe") || opts.at("pe").text == "all") return t.desc.pe_mask;
     const Token& p = opts.at("pe");
     if (p.text.size() == 3 && p.text.rfind("PE", 0) == 0 && p.text[2] >= '0' && p.text[2] <= '3') {
@@ -264,7 +272,7 @@ class Parser {
     t.ref = *ref;
     t.loc = model::SourceLoc{m_path, m_line, tokens[0].column};
     const std::string problem =
-        make_input_descriptor(*dtype, capacity, cols, rows, *vr, *vc, layout, location, mask, t.desc);
+        make_input_descriptor(ref->is_shared(), *dtype, capacity, cols, rows, *vr, *vc, layout, location, mask, t.desc);
     if (!problem.empty()) return fail(tokens[1].column, ".tile " + tokens[1].text + ": " + problem);
     for (auto& d : t.data) d.assign(t.desc.element_count(), std::nullopt);
     m_out.tiles.push_back(std::move(t));

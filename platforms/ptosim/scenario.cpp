@@ -56,7 +56,7 @@ std::string encode_hex(model::DataType t, std::uint64_t bits) {
   return s;
 }
 
-std::string make_input_descriptor(model::DataType dtype, std::uint64_t capacity, std::optional<std::uint64_t> cols,
+std::string make_input_descriptor(bool shared, model::DataType dtype, std::uint64_t capacity, std::optional<std::uint64_t> cols,
                                   std::optional<std::uint64_t> rows, std::uint64_t valid_rows, std::uint64_t valid_cols,
                                   model::Layout layout, model::Location location, model::PeMask mask,
                                   model::TileDescriptor& out) {
@@ -65,7 +65,9 @@ std::string make_input_descriptor(model::DataType dtype, std::uint64_t capacity,
   out.layout = layout;
   out.location = location;
   out.pe_mask = mask;
-  if (capacity == 0 || capacity > 256 * 1024) return "capacity: must be 1..262144 bytes";
+  if (capacity == 0 || capacity > model::kMaxTileBytes)
+    return "capacity: must be 1.." + std::to_string(model::kMaxTileBytes) + " bytes";
+  if (shared && model::is_cube_layout(layout)) return "layout: Shared tiles never use CUBE layouts";
   if (valid_rows > model::kMaxDimension || valid_cols > model::kMaxDimension) return "valid_rows/valid_cols: must fit 16 bits";
   out.capacity_bytes = static_cast<std::uint32_t>(capacity);
   out.valid_rows = static_cast<std::uint32_t>(valid_rows);
@@ -157,9 +159,10 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
         if (auto e = get_uint(t, key, where, *dst); !e.empty()) return e;
       if (!capacity) return where + ".capacity: required";
       if (!vr || !vc) return where + ".valid_rows/valid_cols: required";
-      if (auto e = make_input_descriptor(*dt, *capacity, cols, rows, *vr, *vc, *lay, *loc, *pm, tile.desc); !e.empty())
+      if (auto e = make_input_descriptor(tile.ref.is_shared(), *dt, *capacity, cols, rows, *vr, *vc, *lay, *loc, *pm,
+                                         tile.desc);
+          !e.empty())
         return where + "." + e;
-      if (tile.ref.is_shared() && model::is_cube_layout(*lay)) return where + ".layout: Shared tiles never use CUBE layouts";
       model::FragmentData common;
       if (t.contains("data")) {
         if (auto e = parse_fragment(t["data"], where + ".data", tile.desc, common); !e.empty()) return e;
@@ -178,6 +181,12 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
           if (auto e = parse_fragment(it.value(), where + ".data_per_pe." + k, tile.desc, tile.data[pe]); !e.empty())
             return e;
         }
+        // A Shared tile is one payload that every PE sees: per-PE contents must agree.
+        if (tile.ref.is_shared())
+          for (int pe = 1; pe < model::kPeCount; ++pe)
+            if (tile.data[pe] != tile.data[0])
+              return where + ".data_per_pe: a Shared tile holds one payload for every PE; PE" + std::to_string(pe) +
+                     " differs from PE0";
       }
       for (const ScenarioTile& other : out.tiles)
         if (other.ref == tile.ref) return where + ".reg: " + reg + " is given twice";

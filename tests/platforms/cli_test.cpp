@@ -200,9 +200,30 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     CHECK(r.status == 2);
     CHECK(r.err.find("program:2:") != std::string::npos);
   }
+  SECTION("a Shared tile's per-PE data must agree") {
+    const Outcome r = run("exec " + write_file("shared_pe.json", R"({ "tiles": [ { "reg": "S0", "dtype": "U8",
+      "capacity": 128, "cols": 2, "valid_rows": 1, "valid_cols": 2, "pe_mask": "1111", "data": ["01", "02"],
+      "data_per_pe": { "PE2": ["01", "03"] } } ], "program": "" })"));
+    CHECK(r.status == 2);
+    CHECK(r.err.find("tiles[0].data_per_pe: a Shared tile holds one payload for every PE; PE2 differs") != std::string::npos);
+  }
   SECTION("unknown command") {
     CHECK(run("frobnicate").status == 2);
   }
+}
+
+TEST_CASE("ptosim run: a Local input tile larger than any B.IOT destination (128 KiB) simulates", "[cli]") {
+  // 128 x 256 FP32 rows of 1..256: every row sums to 32896 exactly.
+  std::string values;
+  for (int r = 0; r < 128; ++r)
+    for (int c = 1; c <= 256; ++c) values += " " + std::to_string(c);
+  const std::string prog = write_file("big.pto", ".tile T#1 FP32 cols=256 valid=128x256\n.data T#1" + values +
+                                                     "\n.dump U#1\nBSTART.SFU TROWSUM, FP32\nB.DIM zero, 256, ->LB0\n"
+                                                     "B.DIM zero, 128, ->LB1\nB.IOT T#1, mask=1111, last, ->U<512B>\nBSTOP\n");
+  const Outcome r = run("run " + prog);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("row 127:  32896") != std::string::npos);
 }
 
 TEST_CASE("ptosim run with the shipped A5-like configuration gives the same values", "[cli]") {

@@ -80,4 +80,13 @@ TEST_CASE("Directive errors carry file:line:column", "[program]") {
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2 mask=0000\n").find("mask") != std::string::npos);
   CHECK(parse_error(".gpr PE4 r1 1\n").rfind("p.pto:1:6:", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 /nonexistent\n").find("cannot open") != std::string::npos);
+  CHECK(parse_error(".tile S0 U8 cols=2 valid=1x2\n.data S0 pe=PE1 1 2\n").rfind("p.pto:2:13: S0 is a Shared tile", 0) == 0);
+  CHECK(parse_error(".tile T#1 U8 cols=2 capacity=524288 valid=1x2\n").find("capacity: must be 1..262144") != std::string::npos);
+}
+
+TEST_CASE("A Shared tile's values are its one payload whatever its PE mask", "[program]") {
+  const ProgramFile p = parse_ok(".tile S3 U8 cols=2 valid=1x2 mask=0111\n.data S3 5 6\n");
+  REQUIRE(p.tiles.size() == 1);
+  CHECK(p.tiles[0].data[0][0] == 5u);
+  CHECK(p.tiles[0].data[0][1] == 6u);
 }
