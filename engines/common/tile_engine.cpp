@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "engines/common/address_map.h"
+#include "engines/common/scoped_extension.h"
 #include "engines/common/timing_only_access.h"
 #include "model/plan/preflight_support.h"
 
@@ -61,7 +62,7 @@ std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& str
   using sc_core::sc_time;
   tlm::tlm_generic_payload gp;
   TimingOnlyAccess no_data;  // the data itself moves through DMI
-  gp.set_extension(&no_data);
+  const ScopedExtension<TimingOnlyAccess> attach(gp, no_data);
   gp.set_byte_enable_ptr(nullptr);
   gp.set_dmi_allowed(false);
   std::uint8_t scratch = 0;
@@ -105,10 +106,7 @@ std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& str
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_time delay = sc_time::from_value(c.at - now);
     mem_initiator_socket->b_transport(gp, delay);
-    if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
-      gp.clear_extension(&no_data);
-      return std::nullopt;
-    }
+    if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return std::nullopt;
     const std::uint64_t completes = now + delay.value();
     last_done = std::max(last_done, completes);
     (stream.command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += len;
@@ -124,7 +122,6 @@ std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& str
       c.offset = 0;
     }
   }
-  gp.clear_extension(&no_data);
   return sc_time::from_value(last_done);
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engines/common/address_map.h"
+#include "engines/common/scoped_extension.h"
 #include "model/cube/cube_timing.h"
 #include "model/exec/preflight.h"
 #include "model/plan/preflight_support.h"
@@ -233,7 +234,7 @@ void BundleDispatcher::cube_issue_thread() { issue_loop(1, cube_cmd_initiator_so
 void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket<BundleDispatcher>& socket) {
   tlm::tlm_generic_payload gp;
   EngineCommand cmd;
-  gp.set_extension(&cmd);
+  const ScopedExtension<EngineCommand> attach(gp, cmd);
   for (;;) {
     while (m_queues[engine].empty()) sc_core::wait(m_queue_event[engine]);
     std::shared_ptr<InFlight> f = m_queues[engine].front();
@@ -257,7 +258,6 @@ void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket
     m_engine_busy[engine] = false;
     complete(*f);
   }
-  gp.clear_extension(&cmd);
 }
 
 void BundleDispatcher::complete(InFlight& f) {

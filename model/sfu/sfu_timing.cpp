@@ -51,9 +51,9 @@ Cycles sfu_compute_cycles(const ExecPlan& plan, const SfuParams& p, bool from_id
   if (c.per_lane) per_repeat *= 32.0 / element_bits(plan.dtype);
   const double rows = d.valid_rows;
   const double cycles = (from_idle ? c.startup_cycles : 0.0) + per_repeat * static_cast<double>(sfu_repeats(plan, p)) +
-                        c.cycles_per_row * rows + c.cycles_per_log2_row * std::log2(rows) +
+                        c.cycles_per_row * rows + c.cycles_per_log2_row * (rows > 1 ? std::log2(rows) : 0.0) +
                         c.cycles_per_column_block * std::ceil(d.valid_cols / 64.0);
-  return Cycles(cycles <= 0 ? 0 : static_cast<std::uint64_t>(std::ceil(cycles)));
+  return Cycles(cycles > 0 ? static_cast<std::uint64_t>(std::ceil(cycles)) : 0);  // also maps a NaN to 0
 }
 
 }  // namespace ptosim::model
