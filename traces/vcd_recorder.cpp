@@ -117,12 +117,10 @@ void VcdRecorder::start_body() {
 
 void VcdRecorder::change(int id, std::uint64_t value, std::uint64_t time_ps) {
   Signal& s = m_signals[static_cast<std::size_t>(id)];
-  s.value = value;
-  if (!m_out.is_open() || time_ps > m_end) return;
-  if (!m_body_started) {
-    if (time_ps < m_begin) return;  // folded into the initial values
-    start_body();
-  }
+  // The first change inside the window opens the body with the values from before it.
+  if (m_out.is_open() && !m_body_started && time_ps >= m_begin && time_ps <= m_end) start_body();
+  s.value = value;  // before the window: folded into the initial values
+  if (!m_body_started || time_ps > m_end) return;
   if (time_ps != m_last_time) {
     write_time(time_ps);
     m_last_time = time_ps;

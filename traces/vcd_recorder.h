@@ -15,6 +15,12 @@ class VcdRecorder {
  public:
   /// Signals are declared before the first change; `scope` is a dotted path ("top.sfu").
   int declare(const std::string& scope, const std::string& name, unsigned width);
+  /// Bits a signal needs to show every value up to `max_value`.
+  static unsigned width_for(std::uint64_t max_value) {
+    unsigned w = 1;
+    while (w < 64 && (max_value >> w) != 0) ++w;
+    return w;
+  }
 
   /// Opens the output and writes the header; changes before `window_begin_ps` are folded into the
   /// initial values, changes after `window_end_ps` are dropped.
@@ -31,7 +37,6 @@ class VcdRecorder {
     std::uint64_t value = 0;
   };
   const std::vector<Signal>& signals() const { return m_signals; }
-  bool is_open() const { return m_out.is_open(); }
 
  private:
   void write_value(const Signal& s);

@@ -94,9 +94,11 @@ std::uint64_t BundleDispatcher::now_ps() const {
 void BundleDispatcher::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
   m_trace_state.attach(&rec, rec.declare(scope, "state", 3));
   m_trace_bundle.attach(&rec, rec.declare(scope, "bundle_id", 32));
-  m_trace_queue[0].attach(&rec, rec.declare(scope, "sfu_queue", 8));
-  m_trace_queue[1].attach(&rec, rec.declare(scope, "cube_queue", 8));
-  m_trace_reorder.attach(&rec, rec.declare(scope, "in_flight", 8));
+  const unsigned queue_bits = traces::VcdRecorder::width_for(m_params.issue_queue_depth);
+  m_trace_queue[0].attach(&rec, rec.declare(scope, "sfu_queue", queue_bits));
+  m_trace_queue[1].attach(&rec, rec.declare(scope, "cube_queue", queue_bits));
+  // A faulting bundle takes one entry beyond a full reorder buffer before dispatch stops.
+  m_trace_reorder.attach(&rec, rec.declare(scope, "in_flight", traces::VcdRecorder::width_for(m_params.reorder_depth + 1)));
 }
 
 void BundleDispatcher::set_state(State s) { m_trace_state.set(static_cast<std::uint64_t>(s), now_ps()); }
@@ -157,6 +159,9 @@ void BundleDispatcher::dispatch_thread() {
     }
     const model::Bundle& b = *fetched->bundle;
     if (b.is_strict_noop()) {
+      // A no-op retires in order like any bundle, so it too needs a reorder-buffer entry.
+      set_state(State::WaitReorder);
+      stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, 1);
       rec.outcome = BundleRecord::Outcome::Noop;
       record_immediate(std::move(rec));
       continue;

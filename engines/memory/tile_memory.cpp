@@ -23,7 +23,7 @@ TileMemory::TileMemory(sc_core::sc_module_name name, unsigned slots, std::uint64
 
 void TileMemory::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
   m_tracing = true;
-  m_active_ports.attach(&rec, rec.declare(scope, "active_ports", 4));
+  m_active_ports.attach(&rec, rec.declare(scope, "active_ports", traces::VcdRecorder::width_for(m_ports.port_bytes().size())));
 }
 
 void TileMemory::sample_ports_at(std::uint64_t cycle) {
