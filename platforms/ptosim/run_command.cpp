@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ptosim run PROGRAM: builds the default platform, loads the program's inputs, simulates, and
 // reports (summary, dumps, --stats JSON, --vcd/--fst traces with a .gtkw layout).
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -49,20 +50,20 @@ void usage(std::ostream& os) {
         "  --set KEY=VALUE        override one parameter (repeatable); see 'ptosim config'\n"
         "  --allocation P         destination register policy: asl, queue or queue:N (default queue;\n"
         "                         see docs/user-guide.md)\n"
-        "  --timing-only          simulate timing without computing values\n"
+        "  --timing-only          simulate timing without computing values (no dumps)\n"
         "  --vcd FILE             write a VCD trace (and FILE.gtkw for GTKWave)\n"
         "  --fst FILE             write an FST trace (via vcd2fst) and FILE.gtkw\n"
         "  --trace-window B:E     only trace cycles B..E (either may be empty)\n"
         "  --stats FILE           write run statistics as JSON\n"
         "  --hex                  dump element encodings in hex beside their values\n"
-        "  --quiet                print only the summary line\n";
+        "  --quiet                print the summary without the dumped tiles\n";
 }
 
+// Decimal digits only (no sign, no spaces); an empty bound keeps the default.
 bool parse_cycles(const std::string& s, std::uint64_t& v) {
   if (s.empty()) return true;
-  char* end = nullptr;
-  v = std::strtoull(s.c_str(), &end, 10);
-  return end && *end == '\0';
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && end == s.data() + s.size();
 }
 
 bool parse_options(const Args& args, RunOptions& o, std::string& error) {
@@ -128,6 +129,10 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
   }
   if (!o.vcd.empty() && !o.fst.empty()) {
     error = "--vcd and --fst are exclusive";
+    return false;
+  }
+  if (o.vcd.empty() && o.fst.empty() && (o.window_begin != 0 || o.window_end != ~std::uint64_t{0})) {
+    error = "--trace-window needs --vcd or --fst";
     return false;
   }
   return true;
@@ -197,6 +202,14 @@ int simulate(const RunOptions& o) {
     for (const std::string& e : config.errors) std::cerr << "ptosim run: " << e << "\n";
     return 2;
   }
+  std::ofstream stats_out;  // opened before the run: an unwritable path is bad input, found first
+  if (!o.stats.empty()) {
+    stats_out.open(o.stats);
+    if (!stats_out) {
+      std::cerr << "ptosim run: cannot write '" << o.stats << "'\n";
+      return 2;
+    }
+  }
 
   TileTop top("top", config.params, o.allocation, o.timing_only);
   for (const ProgramTile& t : program.tiles) {
@@ -218,7 +231,12 @@ int simulate(const RunOptions& o) {
   if (!trace_path.empty()) {
     top.trace_to(recorder);
     const std::uint64_t period = config.params.clock.period_ps;
-    const std::uint64_t end = o.window_end == ~std::uint64_t{0} ? o.window_end : o.window_end * period;
+    const std::uint64_t last_cycle = ~std::uint64_t{0} / period;  // the last cycle whose time is representable
+    if (o.window_begin > last_cycle) {
+      std::cerr << "ptosim run: --trace-window: cycle " << o.window_begin << " is beyond the simulated time range\n";
+      return 2;
+    }
+    const std::uint64_t end = o.window_end > last_cycle ? ~std::uint64_t{0} : o.window_end * period;
     if (!recorder.open(trace_path, "ptosim " + o.program + ", clock period " + std::to_string(period) + " ps",
                        o.window_begin * period, end)) {
       std::cerr << "ptosim run: cannot write trace '" << trace_path << "'\n";
@@ -242,8 +260,8 @@ int simulate(const RunOptions& o) {
   }
   if (progress_shown) std::cerr << "\n";
   if (!top.dispatcher.finished()) {
-    std::cerr << "ptosim run: simulation stopped before the program retired (deadlock)\n";
-    return 1;
+    std::cerr << "ptosim run: internal error: simulation stopped before the program retired (deadlock)\n";
+    return 3;
   }
   const std::uint64_t total_cycles = top.dispatcher.finish_cycle();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -255,7 +273,7 @@ int simulate(const RunOptions& o) {
       const std::string cmd = "vcd2fst '" + trace_path + "' '" + o.fst + "' >/dev/null 2>&1";
       if (std::system(cmd.c_str()) != 0) {
         std::cerr << "ptosim run: vcd2fst failed (is GTKWave installed?); the VCD is at " << trace_path << "\n";
-        return 1;
+        return 3;
       }
       std::remove(trace_path.c_str());
     }
@@ -302,14 +320,7 @@ int simulate(const RunOptions& o) {
   }
   if (!o.quiet && !o.timing_only)
     for (const model::TileRef& ref : program.dumps) print_dump(std::cout, top, ref, o.hex);
-  if (!o.stats.empty()) {
-    std::ofstream out(o.stats);
-    if (!out) {
-      std::cerr << "ptosim run: cannot write '" << o.stats << "'\n";
-      return 2;
-    }
-    out << run_report(top, config.params, total_cycles).dump(2) << "\n";
-  }
+  if (stats_out.is_open()) stats_out << run_report(top, config.params, total_cycles).dump(2) << "\n";
   return faulted ? 1 : 0;
 }
 
@@ -336,4 +347,11 @@ int run_command(const Args& args) {
 }  // namespace ptosim::platforms
 
 /// SystemC's entry point, reached only through run_command's sc_elab_and_sim.
-int sc_main(int, char*[]) { return ptosim::platforms::simulate(ptosim::platforms::g_options); }
+int sc_main(int, char*[]) {
+  try {
+    return ptosim::platforms::simulate(ptosim::platforms::g_options);
+  } catch (const sc_core::sc_report& r) {  // already logged by SystemC; a model defect, not bad input
+    std::cerr << "ptosim run: internal error (SystemC report above)\n";
+    return 3;
+  }
+}

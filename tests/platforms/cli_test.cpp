@@ -207,6 +207,16 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     CHECK(r.status == 2);
     CHECK(r.err.find("tiles[0].data_per_pe: a Shared tile holds one payload for every PE; PE2 differs") != std::string::npos);
   }
+  SECTION("bad trace window or unwritable output") {
+    const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+    const std::string vcd = scratch("window.vcd");
+    CHECK(run("run " + prog + " --vcd " + vcd + " --trace-window -1:").err.find("expected BEGIN:END") != std::string::npos);
+    CHECK(run("run " + prog + " --vcd " + vcd + " --trace-window 9:3").status == 2);
+    CHECK(run("run " + prog + " --trace-window 1:5").err.find("needs --vcd or --fst") != std::string::npos);
+    const Outcome r = run("run " + prog + " --stats /nonexistent/dir/s.json");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("cannot write '/nonexistent/dir/s.json'") != std::string::npos);
+  }
   SECTION("unknown command") {
     CHECK(run("frobnicate").status == 2);
   }
