@@ -73,8 +73,11 @@ bool Router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&
 void Router::invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end) {
   for (const Route& r : m_routes) {
     if (r.index != static_cast<unsigned>(id)) continue;
+    // Clip to the route first: "everything" (end = ~0) must not wrap past the top of the map.
+    if (start >= r.range.size) continue;
+    const std::uint64_t last = std::min<std::uint64_t>(end, r.range.size - 1);
     for (unsigned i = 0; i < target_socket.size(); ++i)
-      target_socket[i]->invalidate_direct_mem_ptr(r.range.base + start, r.range.base + end);
+      target_socket[i]->invalidate_direct_mem_ptr(r.range.base + start, r.range.base + last);
   }
 }
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // TileMemory as a TLM target: data, debug transport, address errors, and contention between two
-// streaming initiators. Each test case elaborates its own design (one per process).
+// streaming initiators; the Router's decoding, DMI forwarding and invalidation. Each test case elaborates its own design (one per process).
 #include <catch2/catch.hpp>
 
+#include <utility>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "engines/common/timing_only_access.h"
 #include "engines/memory/tile_memory.h"
@@ -200,4 +202,36 @@ TEST_CASE("Router: forwards DMI requests and translates the granted range", "[en
   CHECK(v == 42);
   gp.set_address(0x3000);
   CHECK_FALSE(probe.socket->get_direct_mem_ptr(gp, dmi));
+}
+
+TEST_CASE("Router: a target's DMI invalidation reaches initiators in their addresses, clipped to its range",
+          "[engines]") {
+  struct Target : sc_core::sc_module {
+    tlm_utils::simple_target_socket<Target> socket{"socket"};
+    explicit Target(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+      socket.register_b_transport(this, &Target::b_transport);
+    }
+    void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { gp.set_response_status(tlm::TLM_OK_RESPONSE); }
+  } low("low"), high("high");
+  struct Probe : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<Probe> socket{"socket"};
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> invalidated;
+    explicit Probe(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+      socket.register_invalidate_direct_mem_ptr(this, &Probe::invalidate);
+    }
+    void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) { invalidated.emplace_back(start, end); }
+  } probe("probe");
+  interconnect::Router router("router", sc_core::SC_ZERO_TIME);
+  probe.socket.bind(router.target_socket);
+  router.initiator_socket.bind(low.socket);
+  router.initiator_socket.bind(high.socket);
+  router.map(0, model::AddressRange{0x1000, 512}, "low");
+  router.map(1, model::AddressRange{0x2000, 512}, "high");
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+
+  high.socket->invalidate_direct_mem_ptr(16, 31);
+  high.socket->invalidate_direct_mem_ptr(0, ~sc_dt::uint64{0});  // "everything": must not wrap
+  REQUIRE(probe.invalidated.size() == 2);
+  CHECK(probe.invalidated[0] == std::make_pair<std::uint64_t, std::uint64_t>(0x2010, 0x201F));
+  CHECK(probe.invalidated[1] == std::make_pair<std::uint64_t, std::uint64_t>(0x2000, 0x21FF));
 }
