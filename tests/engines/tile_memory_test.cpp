@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // TileMemory as a TLM target: data, debug transport, address errors, and contention between two
-// streaming initiators; the Router's decoding, DMI forwarding and invalidation. Each test case elaborates its own design (one per process).
+// streaming initiators; the Router's decoding, DMI forwarding and invalidation. Each test case
+// elaborates its own design (one per process).
 #include <catch2/catch.hpp>
 
 #include <utility>
