@@ -2,6 +2,7 @@
 #include "platforms/ptosim/program_file.h"
 
 #include <cctype>
+#include <cmath>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -181,6 +182,11 @@ class Parser {
       if (!t) return false;
       std::vector<Token> rest;
       const auto opts = options(tokens, 2, rest);
+      for (const auto& [key, value] : opts)
+        if (key != "pe" && !(name == ".random" && (key == "seed" || key == "min" || key == "max")))
+          return fail(value.column - static_cast<int>(key.size()) - 1,
+                      "unknown option '" + key + "' (" + name + " takes " +
+                          (name == ".random" ? "seed=, min=, max=, pe=" : "pe=") + ")");
       const auto pes = target_pes(*t, opts);
       if (!pes) return false;
       if (name == ".data") return values(*t, *pes, rest);
@@ -333,21 +339,31 @@ class Parser {
     }
     for (auto [key, dst] : {std::pair{"min", &lo}, {"max", &hi}}) {
       if (!opts.count(key)) continue;
+      const std::string& text = opts.at(key).text;
+      std::size_t used = 0;
       try {
-        *dst = std::stod(opts.at(key).text);
+        *dst = std::stod(text, &used);
       } catch (const std::exception&) {
-        return fail(opts.at(key).column, std::string(key) + ": expected a number");
+        used = 0;
       }
+      // The whole token, finite, and within the signed 64-bit range the integer fill draws from.
+      if (used != text.size() || !std::isfinite(*dst) || std::fabs(*dst) >= 0x1p63)
+        return fail(opts.at(key).column, std::string(key) + ": expected a finite number, got '" + text + "'");
     }
     if (!(lo <= hi)) return fail(tokens[0].column, ".random needs min <= max");
+    const bool floating = model::is_float(t.desc.dtype);
+    if (!floating && std::ceil(lo) > std::floor(hi)) return fail(tokens[0].column, ".random: no integer in [min, max]");
     std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> dist(lo, hi);
+    std::uniform_real_distribution<double> real(lo, hi);  // [min, max)
+    std::uniform_int_distribution<std::int64_t> integer(static_cast<std::int64_t>(std::ceil(lo)),
+                                                        static_cast<std::int64_t>(std::floor(hi)));  // [min, max]
     const std::uint64_t count = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
     for (std::uint64_t i = 0; i < count; ++i) {
-      double x = dist(rng);
-      if (!model::is_float(t.desc.dtype)) x = static_cast<double>(static_cast<std::int64_t>(x));
       char text[64];
-      std::snprintf(text, sizeof text, "%.17g", x);
+      if (floating)
+        std::snprintf(text, sizeof text, "%.17g", real(rng));
+      else
+        std::snprintf(text, sizeof text, "%lld", static_cast<long long>(integer(rng)));
       const auto bits = model::numeric::parse_value(t.desc.dtype, text);
       if (!bits) return fail(tokens[0].column, std::string("random value ") + text + " does not fit " +
                                                    model::data_type_name(t.desc.dtype));

@@ -82,6 +82,24 @@ TEST_CASE("Directive errors carry file:line:column", "[program]") {
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 /nonexistent\n").find("cannot open") != std::string::npos);
   CHECK(parse_error(".tile S0 U8 cols=2 valid=1x2\n.data S0 pe=PE1 1 2\n").rfind("p.pto:2:13: S0 is a Shared tile", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 capacity=524288 valid=1x2\n").find("capacity: must be 1..262144") != std::string::npos);
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.random T#1 sed=5\n").rfind("p.pto:2:13: unknown option 'sed'", 0) == 0);
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 seed=5 1 2\n").find("unknown option 'seed'") != std::string::npos);
+  CHECK(parse_error(".tile T#1 FP32 cols=2 valid=1x2\n.random T#1 min=1abc\n").find("min: expected a finite number") !=
+        std::string::npos);
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.random T#1 min=0.2 max=0.8\n").find("no integer") != std::string::npos);
+}
+
+TEST_CASE("Integer random fills reach both bounds", "[program]") {
+  const ProgramFile p = parse_ok(".tile T#1 U8 cols=64 valid=4x64\n.random T#1 min=3 max=4\n");
+  bool three = false, four = false;
+  for (std::size_t i = 0; i < 256; ++i) {
+    REQUIRE(p.tiles[0].data[0][i]);
+    three |= *p.tiles[0].data[0][i] == 3u;
+    four |= *p.tiles[0].data[0][i] == 4u;
+    CHECK((*p.tiles[0].data[0][i] == 3u || *p.tiles[0].data[0][i] == 4u));
+  }
+  CHECK(three);
+  CHECK(four);
 }
 
 TEST_CASE("A Shared tile's values are its one payload whatever its PE mask", "[program]") {
