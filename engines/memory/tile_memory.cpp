@@ -97,7 +97,7 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   }
   const sc_core::sc_time stamp = sc_core::sc_time_stamp();
   const std::uint64_t now = stamp.value() / m_clock.period().value();
-  const std::uint64_t arrival = now + m_clock.to_cycles(delay);
+  const std::uint64_t arrival = m_clock.to_cycles(stamp + delay);  // the first clock edge at or after arrival
   const auto grant = m_ports.reserve(now, arrival, addr, len);
   delay = m_clock.to_time(model::Cycles(grant.done)) - stamp;
   if (m_tracing) {
