@@ -2,7 +2,6 @@
 #include "platforms/tile_top.h"
 
 #include "engines/common/address_map.h"
-#include "model/state/element_access.h"
 
 namespace ptosim::platforms {
 
@@ -13,24 +12,8 @@ namespace {
 std::vector<std::uint8_t> pack(const model::TileDescriptor& d, const model::FragmentData& data,
                                model::Definedness& defined) {
   std::vector<std::uint8_t> bytes(d.capacity_bytes, 0);
-  defined.assign(d.element_count(), false);
-  for (std::uint64_t i = 0; i < data.size() && i < d.element_count(); ++i) {
-    if (!data[i]) continue;
-    model::store_element(d, bytes.data(), static_cast<std::uint32_t>(i / d.cols), static_cast<std::uint32_t>(i % d.cols),
-                         *data[i] & model::element_mask(d.dtype));
-    defined.set(i, true);
-  }
+  model::store_fragment(d, bytes.data(), defined, data);
   return bytes;
-}
-
-model::FragmentData unpack(const model::TileDescriptor& d, const std::vector<std::uint8_t>& bytes,
-                           const model::Definedness& defined) {
-  model::FragmentData data(d.element_count());
-  for (std::uint64_t i = 0; i < d.element_count(); ++i)
-    if (defined[i])
-      data[i] = model::load_element(d, bytes.data(), static_cast<std::uint32_t>(i / d.cols),
-                                    static_cast<std::uint32_t>(i % d.cols));
-  return data;
 }
 
 }  // namespace
@@ -96,14 +79,14 @@ model::FragmentData TileTop::read_local(unsigned index, int pe) {
   std::vector<std::uint8_t> bytes(t.desc.capacity_bytes, 0);
   debug_port.read(am::fragment_address(model::TileRef::Space::Local, s.physical_index(index), pe), bytes.data(),
                   bytes.size());
-  return unpack(t.desc, bytes, t.defined[pe]);
+  return model::fetch_fragment(t.desc, bytes.data(), t.defined[pe]);
 }
 
 model::FragmentData TileTop::read_shared(unsigned index) {
   const model::SharedTile& t = dispatcher.state().shared(index);
   std::vector<std::uint8_t> bytes(t.desc.capacity_bytes, 0);
   debug_port.read(am::fragment_address(model::TileRef::Space::Shared, index, 0), bytes.data(), bytes.size());
-  return unpack(t.desc, bytes, t.defined);
+  return model::fetch_fragment(t.desc, bytes.data(), t.defined);
 }
 
 void TileTop::trace_to(traces::VcdRecorder& rec) {

@@ -24,6 +24,10 @@ class Clocked {
     return (v + p - 1) / p;
   }
   std::uint64_t now_cycles() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
+  /// Simulated time in picoseconds (what traces record).
+  static std::uint64_t now_ps() {
+    return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+  }
   const sc_core::sc_time& period() const { return m_period; }
 
  private:

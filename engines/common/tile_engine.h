@@ -90,7 +90,6 @@ class TileEngine : public sc_core::sc_module {
   /// Direct access to `bytes` of tile memory at `address` (DMI, cached per granted region).
   std::uint8_t* direct(std::uint64_t address, std::uint64_t bytes);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
-  std::uint64_t now_ps() const { return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
 
   Clocked m_clock;
   StreamParams m_stream;

@@ -87,10 +87,6 @@ BundleDispatcher::BundleDispatcher(sc_core::sc_module_name name, const model::Di
 
 BundleDispatcher::~BundleDispatcher() = default;
 
-std::uint64_t BundleDispatcher::now_ps() const {
-  return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value();
-}
-
 void BundleDispatcher::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
   m_trace_state.attach(&rec, rec.declare(scope, "state", 3));
   m_trace_bundle.attach(&rec, rec.declare(scope, "bundle_id", 32));
@@ -101,7 +97,7 @@ void BundleDispatcher::trace_to(traces::VcdRecorder& rec, const std::string& sco
   m_trace_reorder.attach(&rec, rec.declare(scope, "in_flight", traces::VcdRecorder::width_for(m_params.reorder_depth + 1)));
 }
 
-void BundleDispatcher::set_state(State s) { m_trace_state.set(static_cast<std::uint64_t>(s), now_ps()); }
+void BundleDispatcher::set_state(State s) { m_trace_state.set(static_cast<std::uint64_t>(s), Clocked::now_ps()); }
 
 template <typename Pred>
 void BundleDispatcher::stall_until(Pred ready, std::uint64_t& counter, int reason) {
@@ -149,7 +145,7 @@ void BundleDispatcher::dispatch_thread() {
     rec.op = fetched->op;
     rec.loc = fetched->loc;
     rec.dispatch_cycle = now_cycles();
-    m_trace_bundle.set(rec.id, now_ps());
+    m_trace_bundle.set(rec.id, Clocked::now_ps());
     ++m_stats.bundles;
     if (fetched->fault) {
       rec.outcome = BundleRecord::Outcome::Faulted;
@@ -221,8 +217,8 @@ void BundleDispatcher::dispatch_thread() {
     stall_until([&] { return m_queues[e].size() < m_params.issue_queue_depth; }, m_stats.queue_full_stall_cycles, 1);
     m_reorder.push_back(f);
     m_queues[e].push_back(f);
-    m_trace_queue[e].set(m_queues[e].size(), now_ps());
-    m_trace_reorder.set(m_reorder.size(), now_ps());
+    m_trace_queue[e].set(m_queues[e].size(), Clocked::now_ps());
+    m_trace_reorder.set(m_reorder.size(), Clocked::now_ps());
     m_queue_event[e].notify(sc_core::SC_ZERO_TIME);
   }
   set_state(State::Drain);
@@ -244,7 +240,7 @@ void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket
     while (m_queues[engine].empty()) sc_core::wait(m_queue_event[engine]);
     std::shared_ptr<InFlight> f = m_queues[engine].front();
     m_queues[engine].pop_front();
-    m_trace_queue[engine].set(m_queues[engine].size(), now_ps());
+    m_trace_queue[engine].set(m_queues[engine].size(), Clocked::now_ps());
     m_progress.notify(sc_core::SC_ZERO_TIME);
 
     m_engine_busy[engine] = true;
@@ -289,7 +285,7 @@ void BundleDispatcher::retire() {
     m_records.push_back(std::move(rec));
     m_reorder.pop_front();
   }
-  m_trace_reorder.set(m_reorder.size(), now_ps());
+  m_trace_reorder.set(m_reorder.size(), Clocked::now_ps());
 }
 
 }  // namespace ptosim::engines

@@ -97,7 +97,6 @@ class BundleDispatcher : public sc_core::sc_module {
   template <typename Pred>
   void stall_until(Pred ready, std::uint64_t& counter, int reason);
   std::uint64_t now_cycles() const { return m_clock.now_cycles(); }
-  std::uint64_t now_ps() const;
 
   class DebugReader;
 

@@ -41,7 +41,7 @@ void TileMemory::update_port_trace() {
     std::pop_heap(m_samples.begin(), m_samples.end(), std::greater<>());
     m_samples.pop_back();
   }
-  m_active_ports.set(m_ports.active_at(now), sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  m_active_ports.set(m_ports.active_at(now), Clocked::now_ps());
   m_armed = ~std::uint64_t{0};
   if (!m_samples.empty()) {
     m_armed = m_samples.front();
@@ -87,6 +87,15 @@ bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
 void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  // Tile payloads move as whole, contiguous bytes: no byte enables, no streaming.
+  if (gp.get_byte_enable_ptr()) {
+    gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return;
+  }
+  if (gp.get_streaming_width() < gp.get_data_length()) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
   const bool timed_only = gp.get_extension<TimingOnlyAccess>() != nullptr;

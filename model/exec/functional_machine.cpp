@@ -11,8 +11,6 @@
 
 namespace ptosim::model {
 
-namespace {
-
 void store_fragment(const TileDescriptor& d, std::uint8_t* bytes, Definedness& defined, const FragmentData& data) {
   defined.assign(d.element_count(), false);
   for (std::uint64_t i = 0; i < data.size() && i < d.element_count(); ++i) {
@@ -30,8 +28,6 @@ FragmentData fetch_fragment(const TileDescriptor& d, const std::uint8_t* bytes, 
       data[i] = load_element(d, bytes, static_cast<std::uint32_t>(i / d.cols), static_cast<std::uint32_t>(i % d.cols));
   return data;
 }
-
-}  // namespace
 
 NumericFlags execute_plan(const ExecPlan& plan, const PePayloads& io) {
   return plan.engine() == Engine::Cube ? cube_execute(plan, io) : sfu_execute(plan, io);

@@ -29,6 +29,11 @@ struct BundleOutcome {
 /// Per-element contents of one PE fragment in logical row-major order (nullopt = undefined).
 using FragmentData = std::vector<std::optional<std::uint64_t>>;
 
+/// Writes `data` into a fragment's payload `bytes` (through the layout) and sets its definedness.
+void store_fragment(const TileDescriptor& d, std::uint8_t* bytes, Definedness& defined, const FragmentData& data);
+/// The logical elements of a fragment's payload, nullopt where undefined.
+FragmentData fetch_fragment(const TileDescriptor& d, const std::uint8_t* bytes, const Definedness& defined);
+
 class FunctionalMachine {
  public:
   explicit FunctionalMachine(AllocationPolicy policy = AllocationPolicy::Asl, unsigned queue_depth = kHandSize);

@@ -88,6 +88,17 @@ TEST_CASE("TileMemory: data round trip with debug transport and address errors",
   CHECK(gp.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE);
   gp.set_address(4 * 1024);  // past the last slot
   CHECK(probe.socket->transport_dbg(gp) == 0);
+  gp.set_address(1024 + 8);
+  gp.set_streaming_width(2);  // streaming is not supported
+  probe.socket->b_transport(gp, delay);
+  CHECK(gp.get_response_status() == tlm::TLM_BURST_ERROR_RESPONSE);
+  std::uint8_t enables[4] = {0xFF, 0, 0xFF, 0};
+  gp.set_streaming_width(4);
+  gp.set_byte_enable_ptr(enables);
+  gp.set_byte_enable_length(4);
+  probe.socket->b_transport(gp, delay);
+  CHECK(gp.get_response_status() == tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+  gp.set_byte_enable_ptr(nullptr);
 
   // A timing-only access is timed but moves nothing.
   engines::TimingOnlyAccess no_data;
