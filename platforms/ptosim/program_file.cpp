@@ -308,8 +308,11 @@ class Parser {
     if (bytes.size() != t.desc.storage_bytes())
       return fail(rest[0].column, path + ": " + std::to_string(bytes.size()) + " bytes, the tile's storage needs " +
                                       std::to_string(t.desc.storage_bytes()));
+    auto& fill = m_fill[static_cast<std::size_t>(&t - m_out.tiles.data())];
     for (int pe = 0; pe < model::kPeCount; ++pe) {
       if (!pes.has(pe)) continue;
+      if (fill[pe] != 0) return fail(rest[0].column, t.ref.name() + " already has values on PE" + std::to_string(pe));
+      fill[pe] = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;  // complete: later values are errors
       for (std::uint32_t r = 0; r < t.desc.rows; ++r)
         for (std::uint32_t c = 0; c < t.desc.cols; ++c)
           t.data[pe][std::uint64_t{r} * t.desc.cols + c] = model::load_element(t.desc, bytes.data(), r, c);

@@ -66,6 +66,11 @@ TEST_CASE("Text and raw value files", "[program]") {
   raw.close();
   const ProgramFile r = parse_ok(".tile T#1 U8 cols=2 capacity=128 valid=1x1\n.file T#1 ptosim_values.bin\n");
   CHECK(r.tiles[0].data[0][127] == 127u);  // the whole physical fragment is loaded and defined
+  // A raw file completes its fragments: values after it are an error, not a silent overwrite.
+  CHECK(parse_error(".tile T#1 U8 cols=2 capacity=128 valid=1x1\n.file T#1 ptosim_values.bin\n.data T#1 5\n")
+            .find("already has its 1 valid values on PE0") != std::string::npos);
+  CHECK(parse_error(".tile T#1 U8 cols=2 capacity=128 valid=1x1\n.data T#1 5\n.file T#1 ptosim_values.bin\n")
+            .find("T#1 already has values on PE0") != std::string::npos);
 }
 
 TEST_CASE("Directive errors carry file:line:column", "[program]") {
