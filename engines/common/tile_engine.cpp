@@ -26,6 +26,7 @@ std::uint8_t* TileEngine::direct(std::uint64_t address, std::uint64_t bytes) {
   tlm::tlm_generic_payload gp;
   gp.set_command(tlm::TLM_READ_COMMAND);
   gp.set_address(address);
+  gp.set_data_length(static_cast<unsigned int>(bytes));  // how much of the region the operand spans
   tlm::tlm_dmi dmi;
   if (!mem_initiator_socket->get_direct_mem_ptr(gp, dmi) || !dmi.is_read_write_allowed() ||
       dmi.get_start_address() > address || last > dmi.get_end_address())

@@ -49,20 +49,32 @@ void TileMemory::update_port_trace() {
   }
 }
 
-std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len) {
+std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len, bool storage) {
   const std::uint64_t slot = addr / m_slot_stride, offset = addr % m_slot_stride;
   if (slot >= m_storage.slot_count() || offset + len > m_slot_stride) return std::nullopt;
   const auto s = static_cast<unsigned>(slot);
-  m_storage.grow(s, m_slot_stride);  // once, to full size: DMI pointers stay valid
+  if (storage && m_storage.size(s) < offset + len) {
+    // Storage grows to what tiles use (a power of two), not to the slot's full stride: first
+    // touches of large slots would dominate short runs. Growing may move the bytes, so direct
+    // pointers to the slot are revoked.
+    std::uint64_t size = 128;
+    while (size < offset + len) size <<= 1;
+    const std::uint8_t* before = m_storage.size(s) != 0 ? m_storage.data(s) : nullptr;
+    m_storage.grow(s, size);
+    if (before && before != m_storage.data(s))
+      target_socket->invalidate_direct_mem_ptr(slot * m_slot_stride, slot * m_slot_stride + m_slot_stride - 1);
+  }
   return s;
 }
 
 bool TileMemory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
-  const auto s = slot_of(gp.get_address(), 1);
+  // The request's data length says how much of the slot the initiator needs (at least a byte).
+  const auto s = slot_of(gp.get_address(), std::max<std::uint64_t>(1, gp.get_data_length()), true);
   if (!s) return false;
+  const std::uint64_t base = std::uint64_t{*s} * m_slot_stride;
   dmi.set_dmi_ptr(m_storage.data(*s));
-  dmi.set_start_address(std::uint64_t{*s} * m_slot_stride);
-  dmi.set_end_address(std::uint64_t{*s} * m_slot_stride + m_slot_stride - 1);
+  dmi.set_start_address(base);
+  dmi.set_end_address(base + m_storage.size(*s) - 1);
   dmi.allow_read_write();
   dmi.set_read_latency(m_clock.to_time(model::Cycles(m_ports.occupancy(1))));
   dmi.set_write_latency(m_clock.to_time(model::Cycles(m_ports.occupancy(1))));
@@ -73,7 +85,7 @@ bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
   const std::uint64_t addr = gp.get_address();
   const std::uint64_t len = gp.get_data_length();
   if (gp.get_byte_enable_ptr()) return false;  // tile payloads move whole bytes
-  const auto s = slot_of(addr, len);
+  const auto s = slot_of(addr, len, true);
   if (!s) return false;
   const std::uint64_t offset = addr % m_slot_stride;
   if (gp.is_read()) {
@@ -100,7 +112,7 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   }
   const bool timed_only = gp.get_extension<TimingOnlyAccess>() != nullptr;
   const std::uint64_t addr = gp.get_address(), len = gp.get_data_length();
-  if (timed_only ? !slot_of(addr, len) : !move_data(gp)) {
+  if (timed_only ? !slot_of(addr, len, false) : !move_data(gp)) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // TileMemory: a TLM-2.0 target holding tile payloads (a PE's Local memory or the Shared memory)
 // around model::TileStorage. Slot s occupies [s * slot_stride, (s + 1) * slot_stride). Access
-// timing (ports, banks, latency) comes from model::MemoryPortModel. It grants DMI per slot (a
-// slot's storage never moves once touched), serves debug transport, and times transactions that
-// carry a TimingOnlyAccess extension without moving data.
+// timing (ports, banks, latency) comes from model::MemoryPortModel. It grants DMI per slot (and
+// revokes it when a slot's storage grows and moves), serves debug transport, and times
+// transactions that carry a TimingOnlyAccess extension without moving data.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +41,9 @@ class TileMemory : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
-  /// The slot holding [addr, addr + len), its storage allocated at full stride; nullopt if none.
-  std::optional<unsigned> slot_of(std::uint64_t addr, std::uint64_t len);
+  /// The slot holding [addr, addr + len), or nullopt; with `storage`, the slot's bytes are made to
+  /// cover that range first.
+  std::optional<unsigned> slot_of(std::uint64_t addr, std::uint64_t len, bool storage);
   /// Copies between the payload and storage; returns false on an out-of-slot access.
   bool move_data(tlm::tlm_generic_payload& gp);
   void update_port_trace();

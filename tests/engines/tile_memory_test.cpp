@@ -199,10 +199,11 @@ TEST_CASE("Router: forwards DMI requests and translates the granted range", "[en
 
   tlm::tlm_generic_payload gp;
   gp.set_address(0x2000 + 256 + 10);  // slot 1 of "high"
+  gp.set_data_length(100);            // the bytes the initiator needs: the grant covers them
   tlm::tlm_dmi dmi;
   REQUIRE(probe.socket->get_direct_mem_ptr(gp, dmi));
   CHECK(dmi.get_start_address() == 0x2000 + 256);
-  CHECK(dmi.get_end_address() == 0x2000 + 511);
+  CHECK(dmi.get_end_address() == 0x2000 + 256 + 127);  // the slot's storage so far (grown on demand)
   CHECK(dmi.is_read_write_allowed());
   dmi.get_dmi_ptr()[10] = 42;  // visible through debug transport
   std::uint8_t v = 0;
@@ -246,4 +247,39 @@ TEST_CASE("Router: a target's DMI invalidation reaches initiators in their addre
   REQUIRE(probe.invalidated.size() == 2);
   CHECK(probe.invalidated[0] == std::make_pair<std::uint64_t, std::uint64_t>(0x2010, 0x201F));
   CHECK(probe.invalidated[1] == std::make_pair<std::uint64_t, std::uint64_t>(0x2000, 0x21FF));
+}
+
+TEST_CASE("TileMemory: a slot's storage grows on demand, keeps its bytes and revokes DMI when it moves",
+          "[engines]") {
+  engines::TileMemory mem("mem", 2, 4096, kOnePort, kClock);
+  struct Probe : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<Probe> socket{"socket"};
+    int invalidations = 0;
+    explicit Probe(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+      socket.register_invalidate_direct_mem_ptr(this, &Probe::invalidate);
+    }
+    void invalidate(sc_dt::uint64, sc_dt::uint64) { ++invalidations; }
+  } probe("probe");
+  probe.socket.bind(mem.target_socket);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+
+  tlm::tlm_generic_payload gp;
+  gp.set_address(4096);  // slot 1
+  gp.set_data_length(100);
+  tlm::tlm_dmi small;
+  REQUIRE(probe.socket->get_direct_mem_ptr(gp, small));
+  CHECK(small.get_end_address() == 4096 + 127);
+  small.get_dmi_ptr()[99] = 7;
+  CHECK(probe.invalidations == 0);
+
+  gp.set_data_length(3000);  // a larger tile in the same slot
+  tlm::tlm_dmi large;
+  REQUIRE(probe.socket->get_direct_mem_ptr(gp, large));
+  CHECK(large.get_end_address() == 4096 + 4095);
+  CHECK(large.get_dmi_ptr()[99] == 7);  // contents kept
+  CHECK(large.get_dmi_ptr()[2999] == 0);
+  CHECK(probe.invalidations == 1);  // growing past its capacity always reallocates the slot's bytes
+
+  gp.set_data_length(4097);  // beyond the slot: refused
+  CHECK_FALSE(probe.socket->get_direct_mem_ptr(gp, large));
 }
