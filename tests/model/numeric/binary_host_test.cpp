@@ -139,13 +139,7 @@ TEST_CASE("numeric: FP32 and FP64 ADD/SUB/MUL/DIV under RTZ, RTM and RTP vs host
             want = host_ref(t, op, a, b);
           }
           NumericFlags f = 0;
-          std::uint64_t got = 0;
-          switch (op) {
-            case BinOp::Add: got = num::add(t, a, b, rm, f); break;
-            case BinOp::Sub: got = num::sub(t, a, b, rm, f); break;
-            case BinOp::Mul: got = num::mul(t, a, b, rm, f); break;
-            case BinOp::Div: got = num::div(t, a, b, rm, f); break;
-          }
+          const std::uint64_t got = api_binary(op, t, a, b, rm, f);
           bad.check(got == want.bits && f == want.flags, op_name(op), t, a, b, want, got, f,
                     num::rounding_mode_name(rm));
         }

@@ -35,6 +35,18 @@ inline std::uint64_t api_binary(BinOp op, DataType t, std::uint64_t a, std::uint
   return 0;
 }
 
+/// The scalar API under a rounding mode.
+inline std::uint64_t api_binary(BinOp op, DataType t, std::uint64_t a, std::uint64_t b, RoundingMode rm,
+                                NumericFlags& f) {
+  switch (op) {
+    case BinOp::Add: return num::add(t, a, b, rm, f);
+    case BinOp::Sub: return num::sub(t, a, b, rm, f);
+    case BinOp::Mul: return num::mul(t, a, b, rm, f);
+    case BinOp::Div: return num::div(t, a, b, rm, f);
+  }
+  return 0;
+}
+
 /// The exact path.
 inline std::uint64_t exact_binary(BinOp op, DataType t, std::uint64_t a, std::uint64_t b, RoundingMode rm,
                                   NumericFlags& f) {
