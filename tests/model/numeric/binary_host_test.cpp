@@ -12,8 +12,6 @@
 namespace ptosim::test {
 namespace {
 
-constexpr BinOp kArith[] = {BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div};
-
 template <typename F, typename U>
 RefResult host_binary(BinOp op, std::uint64_t a, std::uint64_t b, std::uint64_t canonical_nan) {
   F x;
@@ -127,26 +125,10 @@ TEST_CASE("numeric: FP32 and FP64 ADD/SUB/MUL/DIV under RTZ, RTM and RTP vs host
   // in the same mode: overflow to the largest finite value or to the infinity of the direction.
   for (const DataType t : {DataType::FP32, DataType::FP64}) {
     for (const RoundingMode rm : {RoundingMode::RTZ, RoundingMode::RTM, RoundingMode::RTP}) {
-      for (const BinOp op : kArith) {
-        EdgeGenerator gen(t, 0xD12 + static_cast<std::uint64_t>(op) * 7 + static_cast<std::uint64_t>(rm));
-        Mismatches bad;
-        constexpr std::uint64_t kPairs = 500'000;
-        for (std::uint64_t i = 0; i < kPairs; ++i) {
-          const auto [a, b] = gen.pair(op, i);
-          RefResult want{0, 0};
-          {
-            const HostRounding host(rm);
-            want = host_ref(t, op, a, b);
-          }
-          NumericFlags f = 0;
-          const std::uint64_t got = api_binary(op, t, a, b, rm, f);
-          bad.check(got == want.bits && f == want.flags, op_name(op), t, a, b, want, got, f,
-                    num::rounding_mode_name(rm));
-        }
-        report_cases(std::string(op_name(op)) + "/" + num::rounding_mode_name(rm), model::data_type_name(t), kPairs);
-        INFO(bad.first);
-        CHECK(bad.count == 0);
-      }
+      check_binary_under_mode(t, rm, 0xD12, 500'000, [&](BinOp op, std::uint64_t a, std::uint64_t b) {
+        const HostRounding host(rm);
+        return host_ref(t, op, a, b);
+      });
     }
   }
 }

@@ -8,8 +8,6 @@
 namespace ptosim::test {
 namespace {
 
-constexpr BinOp kArith[] = {BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div};
-
 void run_random(DataType t, std::uint64_t pairs, std::uint64_t seed) {
   const std::string type = model::data_type_name(t);
   for (const BinOp op : kArith) {
@@ -53,22 +51,8 @@ TEST_CASE("numeric: FP16 and BF16 ADD/SUB/MUL/DIV under all seven rounding modes
   // The exact path with a mode against ref_binary, which rounds by searching all encodings.
   for (const DataType t : {DataType::FP16, DataType::BF16}) {
     for (const RoundingMode rm : num::kAllRoundingModes) {
-      for (const BinOp op : kArith) {
-        EdgeGenerator gen(t, 0x7A0 + static_cast<std::uint64_t>(op) * 7 + static_cast<std::uint64_t>(rm));
-        Mismatches bad;
-        constexpr std::uint64_t kPairs = 50'000;
-        for (std::uint64_t i = 0; i < kPairs; ++i) {
-          const auto [a, b] = gen.pair(op, i);
-          const RefResult want = ref_binary(t, op, a, b, rm);
-          NumericFlags f = 0;
-          const std::uint64_t got = api_binary(op, t, a, b, rm, f);
-          bad.check(got == want.bits && f == want.flags, op_name(op), t, a, b, want, got, f,
-                    num::rounding_mode_name(rm));
-        }
-        report_cases(std::string(op_name(op)) + "/" + num::rounding_mode_name(rm), model::data_type_name(t), kPairs);
-        INFO(bad.first);
-        CHECK(bad.count == 0);
-      }
+      check_binary_under_mode(t, rm, 0x7A0, 50'000,
+                              [&](BinOp op, std::uint64_t a, std::uint64_t b) { return ref_binary(t, op, a, b, rm); });
     }
   }
 }

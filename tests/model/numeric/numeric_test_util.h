@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include <catch2/catch.hpp>
+
 #include "model/numeric/exact_ops.h"
 #include "model/numeric/scalar_ops.h"
 #include "tests/model/numeric/numeric_reference.h"
@@ -13,6 +15,8 @@
 namespace ptosim::test {
 
 namespace num = model::numeric;
+
+constexpr BinOp kArith[] = {BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div};
 
 inline const char* op_name(BinOp op) {
   switch (op) {
@@ -78,5 +82,26 @@ struct Mismatches {
     check(false, std::string(buf));
   }
 };
+
+/// ADD, SUB, MUL and DIV of `t` under rounding mode `rm` through the scalar API, on `pairs`
+/// edge-biased operand pairs per op, against `reference(op, a, b)`; reports the case counts.
+template <typename Reference>
+void check_binary_under_mode(DataType t, RoundingMode rm, std::uint64_t seed, std::uint64_t pairs,
+                             const Reference& reference) {
+  for (const BinOp op : kArith) {
+    EdgeGenerator gen(t, seed + static_cast<std::uint64_t>(op) * 7 + static_cast<std::uint64_t>(rm));
+    Mismatches bad;
+    for (std::uint64_t i = 0; i < pairs; ++i) {
+      const auto [a, b] = gen.pair(op, i);
+      const RefResult want = reference(op, a, b);
+      NumericFlags f = 0;
+      const std::uint64_t got = api_binary(op, t, a, b, rm, f);
+      bad.check(got == want.bits && f == want.flags, op_name(op), t, a, b, want, got, f, num::rounding_mode_name(rm));
+    }
+    report_cases(std::string(op_name(op)) + "/" + num::rounding_mode_name(rm), model::data_type_name(t), pairs);
+    INFO(bad.first);
+    CHECK(bad.count == 0);
+  }
+}
 
 }  // namespace ptosim::test
