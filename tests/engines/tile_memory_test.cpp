@@ -51,6 +51,16 @@ struct Streamer : sc_core::sc_module {
   }
 };
 
+// An initiator for direct calls from a test; it records the DMI invalidations it receives.
+struct Probe : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Probe> socket{"socket"};
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> invalidated;
+  explicit Probe(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    socket.register_invalidate_direct_mem_ptr(this, &Probe::invalidate);
+  }
+  void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) { invalidated.emplace_back(start, end); }
+};
+
 const model::ClockParams kClock{1000};
 const model::MemoryParams kOnePort{16, 64, 1, 64, 2};
 
@@ -58,10 +68,7 @@ const model::MemoryParams kOnePort{16, 64, 1, 64, 2};
 
 TEST_CASE("TileMemory: data round trip with debug transport and address errors", "[engines]") {
   engines::TileMemory mem("mem", 4, 1024, kOnePort, kClock);
-  struct Probe : sc_core::sc_module {
-    tlm_utils::simple_initiator_socket<Probe> socket{"socket"};
-    explicit Probe(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
-  } probe("probe");
+  Probe probe("probe");
   probe.socket.bind(mem.target_socket);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
 
@@ -147,10 +154,7 @@ TEST_CASE("TileMemory: two streams through the router into one port contend and 
 TEST_CASE("Router: decodes half-open ranges and rejects unmapped and overlapping ones", "[engines]") {
   engines::TileMemory low("low", 1, 256, kOnePort, kClock), high("high", 1, 256, kOnePort, kClock);
   interconnect::Router router("router", sc_core::sc_time(5, sc_core::SC_NS));
-  struct Probe : sc_core::sc_module {
-    tlm_utils::simple_initiator_socket<Probe> socket{"socket"};
-    explicit Probe(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
-  } probe("probe");
+  Probe probe("probe");
   probe.socket.bind(router.target_socket);
   router.initiator_socket.bind(low.target_socket);
   router.initiator_socket.bind(high.target_socket);
@@ -186,10 +190,7 @@ TEST_CASE("Router: decodes half-open ranges and rejects unmapped and overlapping
 TEST_CASE("Router: forwards DMI requests and translates the granted range", "[engines]") {
   engines::TileMemory low("low", 2, 256, kOnePort, kClock), high("high", 2, 256, kOnePort, kClock);
   interconnect::Router router("router", sc_core::SC_ZERO_TIME);
-  struct Probe : sc_core::sc_module {
-    tlm_utils::simple_initiator_socket<Probe> socket{"socket"};
-    explicit Probe(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
-  } probe("probe");
+  Probe probe("probe");
   probe.socket.bind(router.target_socket);
   router.initiator_socket.bind(low.target_socket);
   router.initiator_socket.bind(high.target_socket);
@@ -226,14 +227,7 @@ TEST_CASE("Router: a target's DMI invalidation reaches initiators in their addre
     }
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { gp.set_response_status(tlm::TLM_OK_RESPONSE); }
   } low("low"), high("high");
-  struct Probe : sc_core::sc_module {
-    tlm_utils::simple_initiator_socket<Probe> socket{"socket"};
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> invalidated;
-    explicit Probe(sc_core::sc_module_name n) : sc_core::sc_module(n) {
-      socket.register_invalidate_direct_mem_ptr(this, &Probe::invalidate);
-    }
-    void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) { invalidated.emplace_back(start, end); }
-  } probe("probe");
+  Probe probe("probe");
   interconnect::Router router("router", sc_core::SC_ZERO_TIME);
   probe.socket.bind(router.target_socket);
   router.initiator_socket.bind(low.socket);
@@ -252,14 +246,7 @@ TEST_CASE("Router: a target's DMI invalidation reaches initiators in their addre
 TEST_CASE("TileMemory: a slot's storage grows on demand, keeps its bytes and revokes DMI when it moves",
           "[engines]") {
   engines::TileMemory mem("mem", 2, 4096, kOnePort, kClock);
-  struct Probe : sc_core::sc_module {
-    tlm_utils::simple_initiator_socket<Probe> socket{"socket"};
-    int invalidations = 0;
-    explicit Probe(sc_core::sc_module_name n) : sc_core::sc_module(n) {
-      socket.register_invalidate_direct_mem_ptr(this, &Probe::invalidate);
-    }
-    void invalidate(sc_dt::uint64, sc_dt::uint64) { ++invalidations; }
-  } probe("probe");
+  Probe probe("probe");
   probe.socket.bind(mem.target_socket);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
 
@@ -270,7 +257,7 @@ TEST_CASE("TileMemory: a slot's storage grows on demand, keeps its bytes and rev
   REQUIRE(probe.socket->get_direct_mem_ptr(gp, small));
   CHECK(small.get_end_address() == 4096 + 127);
   small.get_dmi_ptr()[99] = 7;
-  CHECK(probe.invalidations == 0);
+  CHECK(probe.invalidated.empty());
 
   gp.set_data_length(3000);  // a larger tile in the same slot
   tlm::tlm_dmi large;
@@ -278,7 +265,7 @@ TEST_CASE("TileMemory: a slot's storage grows on demand, keeps its bytes and rev
   CHECK(large.get_end_address() == 4096 + 4095);
   CHECK(large.get_dmi_ptr()[99] == 7);  // contents kept
   CHECK(large.get_dmi_ptr()[2999] == 0);
-  CHECK(probe.invalidations == 1);  // growing past its capacity always reallocates the slot's bytes
+  CHECK(probe.invalidated.size() == 1);  // growing past its capacity always reallocates the slot's bytes
 
   gp.set_data_length(4097);  // beyond the slot: refused
   CHECK_FALSE(probe.socket->get_direct_mem_ptr(gp, large));
