@@ -16,27 +16,6 @@ using namespace ptosim::test;
 
 namespace {
 
-// Rows of encodings of a dumped tile ("row   r:  value (0xhex) ...").
-std::vector<std::vector<std::uint32_t>> dumped(const std::string& out, const std::string& tile) {
-  std::vector<std::vector<std::uint32_t>> rows;
-  std::istringstream in(out);
-  std::string line;
-  bool inside = false;
-  while (std::getline(in, line)) {
-    if (line.rfind(tile + " ", 0) == 0) {
-      inside = true;
-    } else if (inside && line.rfind("    row", 0) == 0) {
-      std::vector<std::uint32_t> row;
-      for (auto pos = line.find("(0x"); pos != std::string::npos; pos = line.find("(0x", pos + 1))
-        row.push_back(static_cast<std::uint32_t>(std::stoul(line.substr(pos + 3), nullptr, 16)));
-      rows.push_back(row);
-    } else if (inside && !line.empty() && line[0] != ' ') {
-      break;
-    }
-  }
-  return rows;
-}
-
 float as_float(std::uint32_t u) {
   float f;
   std::memcpy(&f, &u, 4);
@@ -65,7 +44,7 @@ TEST_CASE("Every example prints its expected output and traces convert with vcd2
 TEST_CASE("The softmax example agrees with an independent double-precision softmax", "[examples]") {
   const auto r = run_program("softmax_check", slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto"), "--hex");
   REQUIRE(r.status == 0);
-  const auto x = dumped(r.out, "T#2"), y = dumped(r.out, "M#1");
+  const auto x = dumped_encodings(r.out, "T#2"), y = dumped_encodings(r.out, "M#1");
   REQUIRE(x.size() == 8);
   REQUIRE(y.size() == 8);
   for (std::size_t i = 0; i < x.size(); ++i) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -50,6 +51,27 @@ inline RunResult run_program(const std::string& name, const std::string& program
   const std::string s = slurp(stats);
   if (!s.empty()) r.stats = nlohmann::json::parse(s);
   return r;
+}
+
+/// Rows of encodings of a tile dumped with --hex ("    row r:  value (0xhex) ...").
+inline std::vector<std::vector<std::uint32_t>> dumped_encodings(const std::string& out, const std::string& tile) {
+  std::vector<std::vector<std::uint32_t>> rows;
+  std::istringstream in(out);
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.rfind(tile + " ", 0) == 0) {
+      inside = true;
+    } else if (inside && line.rfind("    row", 0) == 0) {
+      std::vector<std::uint32_t> row;
+      for (auto pos = line.find("(0x"); pos != std::string::npos; pos = line.find("(0x", pos + 1))
+        row.push_back(static_cast<std::uint32_t>(std::stoul(line.substr(pos + 3), nullptr, 16)));
+      rows.push_back(row);
+    } else if (inside && !line.empty() && line[0] != ' ') {
+      break;
+    }
+  }
+  return rows;
 }
 
 /// The dump section of a report: from the first line after the title that is not an indented
