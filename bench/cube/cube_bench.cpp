@@ -7,7 +7,6 @@
 //               multiply-add (numeric::fma_fp32 / fma_fp32_scaled) per term;
 //   naive-fast: the same loads and loop order, but the core's own one-rounding step per term.
 // Every run checks that all three agree bit for bit.
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +15,7 @@
 #include <random>
 #include <vector>
 
+#include "bench/common/call_rate.h"
 #include "model/cube/cube_core.h"
 #include "model/cube/cube_kernel.h"
 #include "model/numeric/matrix_ops.h"
@@ -138,19 +138,10 @@ std::vector<std::uint32_t> result(const Problem& p) {
   return d;
 }
 
-/// Seconds per call of `f`, repeated for at least `budget` seconds.
+/// Seconds per call of `f`, measured within `budget` seconds.
 template <typename F>
 double time_per_call(F f, double budget) {
-  using clock = std::chrono::steady_clock;
-  int reps = 0;
-  const auto start = clock::now();
-  double elapsed = 0;
-  do {
-    f();
-    ++reps;
-    elapsed = std::chrono::duration<double>(clock::now() - start).count();
-  } while (elapsed < budget);
-  return elapsed / reps;
+  return 1.0 / ptosim::bench::calls_per_second(f, budget);
 }
 
 bool fits(const Case& c, const Shape& s) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Element throughput of the typed numeric ops per DataType and op, beside the host's native
 // binary32/binary64 throughput for the same loop.
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/call_rate.h"
 #include "model/numeric/scalar_ops.h"
 #include "model/numeric/typed_ops.h"
 
@@ -28,22 +28,10 @@ constexpr const char* kOpNames[] = {"ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "E
 double g_seconds = 0.05;  // measuring time per figure
 std::uint64_t g_sink = 0;
 
-// Element ops per second of `body`, which processes kLanes elements per call; best of three.
+// Element ops per second of `body`, which processes kLanes elements per call.
 template <typename Body>
 double rate(Body body) {
-  double best = 0;
-  for (int round = 0; round < 3; ++round) {
-    std::uint64_t calls = 0;
-    const auto start = std::chrono::steady_clock::now();
-    double elapsed = 0;
-    do {
-      body();
-      ++calls;
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } while (elapsed < g_seconds / 3);
-    best = std::max(best, static_cast<double>(calls * kLanes) / elapsed);
-  }
-  return best;
+  return ptosim::bench::calls_per_second(body, g_seconds) * kLanes;
 }
 
 // Finite operands of typical magnitude (|x| in [2^-8, 2^8]; EXP arguments in [-8, 2], the range

@@ -6,16 +6,15 @@
 // element combined with a bitwise OR/XOR, so the compiler keeps every access): the memory-bound
 // limit of the machine. "ratio" = model / limit.
 // Run: ptosim_bench_sfu [seconds-per-figure]   (default 0.2)
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <random>
 #include <vector>
 
+#include "bench/common/call_rate.h"
 #include "model/numeric/scalar_ops.h"
 #include "model/sfu/sfu_core.h"
 
@@ -175,21 +174,10 @@ void limit_loop(Class c, std::uint32_t n, const Problem& p, std::uint8_t* dst) {
   }
 }
 
-/// Elements per second of `run`, best of three timed batches of at least `seconds` / 3 each.
-double rate(const std::function<void()>& run, std::uint64_t elements, double seconds) {
-  double best = 0;
-  for (int batch = 0; batch < 3; ++batch) {
-    std::uint64_t reps = 0;
-    const auto start = std::chrono::steady_clock::now();
-    double elapsed = 0;
-    do {
-      run();
-      ++reps;
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } while (elapsed < seconds / 3);
-    best = std::max(best, static_cast<double>(reps * elements) / elapsed);
-  }
-  return best;
+/// Elements per second of `run`, which processes `elements` per call.
+template <typename Run>
+double rate(Run run, std::uint64_t elements, double seconds) {
+  return ptosim::bench::calls_per_second(run, seconds) * static_cast<double>(elements);
 }
 
 }  // namespace
