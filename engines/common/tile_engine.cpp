@@ -93,12 +93,12 @@ std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& str
         next = i;
     if (next == streams.size()) break;
     Cursor& c = cursors[next];
-    const Transfer& t = streams[next].transfers[c.transfer];
+    const Stream& stream = streams[next];
+    const Transfer& t = stream.transfers[c.transfer];
     if (c.at > now + lookahead) {
       sc_core::wait(sc_time::from_value(c.at - lookahead - now));
       now = sc_core::sc_time_stamp().value();
     }
-    const Stream& stream = streams[next];
     const std::uint64_t len = std::min(m_stream.burst_bytes, t.bytes - c.offset);
     gp.set_command(stream.command);
     gp.set_address(t.address + c.offset);
