@@ -66,7 +66,7 @@ TEST_CASE("Unknown keys, wrong types and out-of-range values are errors naming t
   CHECK(has_error(malformed.errors, "expected key=value"));
 }
 
-TEST_CASE("Every shipped configuration loads; default.json is the embedded default", "[config]") {
+TEST_CASE("Every shipped configuration loads, default.json is the embedded default", "[config]") {
   const std::string dir = std::string(PTOSIM_SOURCE_DIR) + "/platforms/configs/";
   const auto def = load_config(dir + "default.json", {});
   REQUIRE(def.errors.empty());

@@ -122,7 +122,7 @@ TEST_CASE("documented extensions: shorthand, byte sizes, synonyms, case, comment
   CHECK(noop.ok());
 }
 
-TEST_CASE("reserved GPR selectors r24..r31 are expressible; ambiguous ABI names are not", "[bundle]") {
+TEST_CASE("reserved GPR selectors r24..r31 are expressible, ambiguous ABI names are not", "[bundle]") {
   for (unsigned r = 24; r < 32; ++r) {
     const InstructionBody b = assemble_one("B.DIM r" + std::to_string(r) + ", 0, ->LB0");
     REQUIRE(validate(b));
@@ -196,7 +196,7 @@ TEST_CASE("assembler errors carry line:column and say what was expected", "[bund
   }
 }
 
-TEST_CASE("one error per bad line; good lines still assemble; formatted as file:line:column", "[bundle]") {
+TEST_CASE("one error per bad line, good lines still assemble, formatted as file:line:column", "[bundle]") {
   const Assembly a = assemble("BSTOP\n\nB.DIM\n  BSTART.SFU TROWSUM, FP99\nC.BSTOP", "prog.s");
   REQUIRE(a.errors.size() == 2);
   CHECK(format_error(a.errors[0]) == "prog.s:3:6: error: expected a GPR (zero, r1..r31 or an ABI name), found end of line");

@@ -270,7 +270,7 @@ TEST_CASE("CUBE Shared forms: right-only and both-sides, with transposes", "[cub
   }
 }
 
-TEST_CASE("CUBE every PE computes its own fragment; Shared operands are common", "[cube]") {
+TEST_CASE("CUBE every PE computes its own fragment, Shared operands are common", "[cube]") {
   Machine mc;
   const TileDescriptor a = cube_desc(Layout::CubeM16, DataType::S8, 1, 2, 128);
   std::array<FragmentData, kPeCount> per_pe;
@@ -384,7 +384,7 @@ TEST_CASE("CUBE post-processing through bundles equals the reference", "[cube]")
     }
 }
 
-TEST_CASE("CUBE accumulation raises no flags; specials become the canonical NaN", "[cube]") {
+TEST_CASE("CUBE accumulation raises no flags, specials become the canonical NaN", "[cube]") {
   Machine mc;
   // inf * 0 (invalid), an overflowing sum and an inexact sum: D is NaN, +inf, rounded; no flags.
   mc.cube("T#1", Layout::CubeM16, DataType::FP32, 1, 2, values(fp32s({INFINITY, 3e38F}), 2));
@@ -405,7 +405,7 @@ TEST_CASE("CUBE accumulation raises no flags; specials become the canonical NaN"
   CHECK(m2.m.state().status() == 0);
 }
 
-TEST_CASE("CUBE MX scaled inputs are exact; an E8M0 NaN scale poisons the lane", "[cube]") {
+TEST_CASE("CUBE MX scaled inputs are exact, an E8M0 NaN scale poisons the lane", "[cube]") {
   CoreCase cc;
   cc.args.mx = true;
   cc.args.a_dtype = cc.args.b_dtype = DataType::E4M3;

@@ -18,7 +18,7 @@ TEST_CASE("An access holds a port for bytes / bandwidth cycles, then pays the la
   CHECK_FALSE(g.bank_conflict);
 }
 
-TEST_CASE("One port serialises overlapping accesses; a second port runs them side by side", "[memory]") {
+TEST_CASE("One port serialises overlapping accesses, a second port runs them side by side", "[memory]") {
   MemoryPortModel one(MemoryParams{16, 64, 1, 256, 0});
   CHECK(one.reserve(0, 0, 0, 1024).done == 4);
   CHECK(one.reserve(0, 0, 4096, 1024).done == 8);  // waited 4 cycles for the port
@@ -38,7 +38,7 @@ TEST_CASE("A later booking can use an earlier gap in the calendar", "[memory]") 
   CHECK(m.active_at(50) == 0);
 }
 
-TEST_CASE("Two accesses starting together in one bank conflict; the later loses a cycle", "[memory]") {
+TEST_CASE("Two accesses starting together in one bank conflict, the later loses a cycle", "[memory]") {
   MemoryPortModel m(MemoryParams{16, 64, 2, 256, 0});
   const auto a = m.reserve(0, 0, 0, 256);
   const auto b = m.reserve(0, 0, 16 * 64, 256);  // same bank (0) on the other port

@@ -195,7 +195,7 @@ TEST_CASE("Queue allocation: newest result is X#1, older ones shift, X#16 is rel
   CHECK(s.local(1).desc.valid_rows == 7);
 }
 
-TEST_CASE("A shallower queue releases X#depth; the policy text names it", "[state]") {
+TEST_CASE("A shallower queue releases X#depth, the policy text names it", "[state]") {
   CHECK(allocation_spec_from_text("asl")->policy == AllocationPolicy::Asl);
   CHECK(allocation_spec_from_text("queue")->queue_depth == 16);
   CHECK(allocation_spec_from_text("queue:2")->queue_depth == 2);
