@@ -6,7 +6,7 @@
 
 #include "engines/common/address_map.h"
 #include "engines/common/scoped_extension.h"
-#include "engines/common/timing_only_access.h"
+#include "engines/common/burst_train.h"
 #include "model/plan/preflight_support.h"
 
 namespace ptosim::engines {
@@ -62,62 +62,54 @@ void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
 std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& streams) {
   using sc_core::sc_time;
   tlm::tlm_generic_payload gp;
-  TimingOnlyAccess no_data;  // the data itself moves through DMI
-  const ScopedExtension<TimingOnlyAccess> attach(gp, no_data);
+  BurstTrain train;
+  train.burst_bytes = m_stream.burst_bytes;
+  const ScopedExtension<BurstTrain> attach(gp, train);
   gp.set_byte_enable_ptr(nullptr);
   gp.set_dmi_allowed(false);
   std::uint8_t scratch = 0;
   gp.set_data_ptr(&scratch);
-  // Times are SystemC time values (integer multiples of the time resolution): this loop runs once
-  // per burst, and integer arithmetic keeps it cheap.
+  // Times are SystemC time values (integer multiples of the time resolution): integer arithmetic
+  // keeps the per-burst pacing cheap.
   const std::uint64_t period = m_clock.period().value();
   const std::uint64_t lookahead = m_stream.lookahead_cycles * period;
-  // Cursor per stream: transfer index, offset in it, arrival time of its next burst, and requests
-  // issued; the completion times of its requests in flight are a ring in m_in_flight.
-  struct Cursor {
-    std::size_t transfer = 0;
-    std::uint64_t offset = 0;
-    std::uint64_t at = 0;
-    std::size_t issued = 0;
-  };
-  const std::size_t depth = m_stream.outstanding_requests;
-  m_in_flight.assign(streams.size() * depth, 0);
   std::uint64_t now = sc_core::sc_time_stamp().value();
-  std::vector<Cursor> cursors(streams.size(), Cursor{0, 0, now, 0});
+  m_cursors.resize(streams.size(), Cursor{0, 0, model::BurstPacer(period, m_stream.outstanding_requests)});
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    m_cursors[i].transfer = 0;
+    m_cursors[i].offset = 0;
+    m_cursors[i].pacer.start(now, streams[i].bytes_per_cycle);
+  }
   std::uint64_t last_done = now;
   for (;;) {
-    // The stream whose next burst arrives first.
+    // The stream whose next burst leaves first books a train of bursts, up to the lookahead.
     std::size_t next = streams.size();
     for (std::size_t i = 0; i < streams.size(); ++i)
-      if (cursors[i].transfer < streams[i].transfers.size() && (next == streams.size() || cursors[i].at < cursors[next].at))
+      if (m_cursors[i].transfer < streams[i].transfers.size() &&
+          (next == streams.size() || m_cursors[i].pacer.next_issue() < m_cursors[next].pacer.next_issue()))
         next = i;
     if (next == streams.size()) break;
-    Cursor& c = cursors[next];
+    Cursor& c = m_cursors[next];
     const Stream& stream = streams[next];
     const Transfer& t = stream.transfers[c.transfer];
-    if (c.at > now + lookahead) {
-      sc_core::wait(sc_time::from_value(c.at - lookahead - now));
+    if (c.pacer.next_issue() > now + lookahead) {
+      sc_core::wait(sc_time::from_value(c.pacer.next_issue() - lookahead - now));
       now = sc_core::sc_time_stamp().value();
     }
-    const std::uint64_t len = std::min(m_stream.burst_bytes, t.bytes - c.offset);
+    const auto len = static_cast<unsigned int>(t.bytes - c.offset);
     gp.set_command(stream.command);
     gp.set_address(t.address + c.offset);
-    gp.set_data_length(static_cast<unsigned int>(len));
-    gp.set_streaming_width(static_cast<unsigned int>(len));
+    gp.set_data_length(len);
+    gp.set_streaming_width(len);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_time delay = sc_time::from_value(c.at - now);
+    train.pacer = &c.pacer;
+    train.horizon = now + lookahead;
+    sc_time delay = sc_time::from_value(c.pacer.next_issue() - now);
     mem_initiator_socket->b_transport(gp, delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return std::nullopt;
-    const std::uint64_t completes = now + delay.value();
-    last_done = std::max(last_done, completes);
-    (stream.command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += len;
-    // The engine's own stream rate paces its requests (rounded to the time resolution), and a
-    // request may leave only when the one outstanding_requests back has completed.
-    std::uint64_t* ring = &m_in_flight[next * depth];
-    ring[c.issued++ % depth] = completes;
-    const std::uint64_t rate = stream.bytes_per_cycle;
-    c.at = std::max(c.at + (2 * period * len + rate) / (2 * rate), ring[c.issued % depth]);
-    c.offset += len;
+    last_done = std::max<std::uint64_t>(last_done, now + delay.value());
+    (stream.command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += train.booked_bytes;
+    c.offset += train.booked_bytes;
     if (c.offset >= t.bytes) {
       ++c.transfer;
       c.offset = 0;

@@ -20,6 +20,7 @@
 
 #include "engines/common/clocked.h"
 #include "engines/common/engine_command.h"
+#include "model/memory/burst_pacer.h"
 #include "traces/vcd_recorder.h"
 
 namespace ptosim::engines {
@@ -83,9 +84,10 @@ class TileEngine : public sc_core::sc_module {
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void execute(EngineCommand& cmd);
-  /// Issues the bursts of all `streams` (which run in parallel from now, each at its own rate) in
-  /// order of their arrival times, booking at most the lookahead ahead of simulated time; returns
-  /// when the last completes, or nothing on a memory error.
+  /// Issues the bursts of all `streams` (which run in parallel from now, each at its own rate) as
+  /// trains, one per transfer, in order of the trains' first issue times, booking at most the
+  /// lookahead ahead of simulated time; returns when the last burst completes, or nothing on a
+  /// memory error.
   std::optional<sc_core::sc_time> issue(const std::vector<Stream>& streams);
   /// Direct access to `bytes` of tile memory at `address` (DMI, cached per granted region).
   std::uint8_t* direct(std::uint64_t address, std::uint64_t bytes);
@@ -97,7 +99,13 @@ class TileEngine : public sc_core::sc_module {
   std::vector<tlm::tlm_dmi> m_dmi;
   // Per-command scratch, kept to avoid reallocating on every command.
   std::vector<Stream> m_streams;
-  std::vector<std::uint64_t> m_in_flight;  ///< completion times (SystemC time values)
+  /// Where a stream is: transfer index, offset in it, and the pacer of its bursts.
+  struct Cursor {
+    std::size_t transfer;
+    std::uint64_t offset;
+    model::BurstPacer pacer;
+  };
+  std::vector<Cursor> m_cursors;
   sc_core::sc_time m_last_done;
   traces::TracedValue m_busy;
   traces::TracedValue m_opcode;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "engines/memory/tile_memory.h"
 
-#include "engines/common/timing_only_access.h"
+#include "engines/common/burst_train.h"
 
 #include <algorithm>
 #include <cstring>
@@ -110,23 +110,47 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
-  const bool timed_only = gp.get_extension<TimingOnlyAccess>() != nullptr;
   const std::uint64_t addr = gp.get_address(), len = gp.get_data_length();
-  if (timed_only ? !slot_of(addr, len, false) : !move_data(gp)) {
+  auto* train = gp.get_extension<BurstTrain>();
+  if (train ? !slot_of(addr, len, false) : !move_data(gp)) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  const sc_core::sc_time stamp = sc_core::sc_time_stamp();
-  const std::uint64_t now = stamp.value() / m_clock.period().value();
-  const std::uint64_t arrival = m_clock.to_cycles(stamp + delay);  // the first clock edge at or after arrival
+  if (train) {
+    book_train(*train, addr, len, delay);
+  } else {
+    const sc_core::sc_time stamp = sc_core::sc_time_stamp();
+    delay = m_clock.to_time(model::Cycles(book(m_clock.now_cycles(), m_clock.to_cycles(stamp + delay), addr, len))) - stamp;
+  }
+  (gp.is_read() ? m_bytes_read : m_bytes_written) += train ? train->booked_bytes : len;
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+std::uint64_t TileMemory::book(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr, std::uint64_t len) {
   const auto grant = m_ports.reserve(now, arrival, addr, len);
-  delay = m_clock.to_time(model::Cycles(grant.done)) - stamp;
   if (m_tracing) {
     sample_ports_at(grant.start);
     sample_ports_at(grant.start + m_ports.occupancy(len));
   }
-  (gp.is_read() ? m_bytes_read : m_bytes_written) += gp.get_data_length();
-  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return grant.done;
+}
+
+void TileMemory::book_train(BurstTrain& train, std::uint64_t addr, std::uint64_t len, sc_core::sc_time& delay) {
+  // The pacer speaks the initiator's times; the bursts reach this memory `hop` later (the delay
+  // the interconnect added).
+  const std::uint64_t stamp = sc_core::sc_time_stamp().value(), period = m_clock.period().value();
+  const std::uint64_t hop = stamp + delay.value() - train.pacer->next_issue();
+  std::uint64_t done = 0;
+  train.booked_bytes = 0;
+  do {
+    const std::uint64_t burst = std::min(train.burst_bytes, len - train.booked_bytes);
+    const std::uint64_t arrival = (train.pacer->next_issue() + hop + period - 1) / period;  // the next clock edge
+    const std::uint64_t completes = book(stamp / period, arrival, addr + train.booked_bytes, burst) * period;
+    train.pacer->issued(burst, completes);
+    done = std::max(done, completes);
+    train.booked_bytes += burst;
+  } while (train.booked_bytes < len && train.pacer->next_issue() <= train.horizon);
+  delay = sc_core::sc_time::from_value(done - stamp);
 }
 
 unsigned int TileMemory::transport_dbg(tlm::tlm_generic_payload& gp) {

@@ -3,7 +3,7 @@
 // around model::TileStorage. Slot s occupies [s * slot_stride, (s + 1) * slot_stride). Access
 // timing (ports, banks, latency) comes from model::MemoryPortModel. It grants DMI per slot (and
 // revokes it when a slot's storage grows and moves), serves debug transport, and times
-// transactions that carry a TimingOnlyAccess extension without moving data.
+// transactions that carry a BurstTrain extension as bursts, without moving data.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,8 @@
 #include "traces/vcd_recorder.h"
 
 namespace ptosim::engines {
+
+struct BurstTrain;
 
 class TileMemory : public sc_core::sc_module {
  public:
@@ -44,6 +46,11 @@ class TileMemory : public sc_core::sc_module {
   /// The slot holding [addr, addr + len), or nullopt; with `storage`, the slot's bytes are made to
   /// cover that range first.
   std::optional<unsigned> slot_of(std::uint64_t addr, std::uint64_t len, bool storage);
+  /// Books an access arriving at cycle `arrival` on the ports (it is cycle `now`); returns the
+  /// cycle it completes.
+  std::uint64_t book(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr, std::uint64_t len);
+  /// Books `train`'s bursts of [addr, addr + len); `delay` becomes the last completion.
+  void book_train(BurstTrain& train, std::uint64_t addr, std::uint64_t len, sc_core::sc_time& delay);
   /// Copies between the payload and storage; returns false on an out-of-slot access.
   bool move_data(tlm::tlm_generic_payload& gp);
   void update_port_trace();

@@ -27,11 +27,6 @@ std::uint64_t MemoryPortModel::earliest_fit(unsigned port, std::uint64_t t, std:
 
 MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr,
                                                 std::uint64_t bytes) {
-  // Forget bookings that ended before now, in batches (nothing arrives in the past).
-  for (auto& cal : m_calendar)
-    if (cal.size() > 64)
-      cal.erase(cal.begin(), std::partition_point(cal.begin(), cal.end(), [now](const Booking& b) { return b.end <= now; }));
-
   const std::uint64_t occ = occupancy(bytes);
   Grant g;
   g.start = ~std::uint64_t{0};
@@ -54,6 +49,10 @@ MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t
   if (g.bank_conflict) g.start = earliest_fit(g.port, g.start + 1, occ);
 
   auto& cal = m_calendar[g.port];
+  // Forget bookings that ended before now, in batches (nothing arrives in the past); only the
+  // calendar that grows needs it.
+  if (cal.size() > 64)
+    cal.erase(cal.begin(), std::partition_point(cal.begin(), cal.end(), [now](const Booking& b) { return b.end <= now; }));
   const Booking booking{g.start, g.start + occ, bank};
   if (cal.empty() || cal.back().start <= g.start)
     cal.push_back(booking);  // the common case: the latest booking of its port

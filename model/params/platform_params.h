@@ -52,7 +52,7 @@ struct SfuParams {
   std::uint64_t bytes_per_cycle = 128;     ///< datapath width; cycles_per_repeat scale with 128 / this
   std::uint64_t read_bytes_per_cycle = 256;   ///< operand stream rate per PE
   std::uint64_t write_bytes_per_cycle = 256;  ///< result stream rate per PE
-  std::uint64_t burst_bytes = 8192;        ///< memory request size
+  std::uint64_t burst_bytes = 32768;       ///< memory request size
   std::uint64_t outstanding_requests = 4;  ///< requests in flight per stream
   SfuClassParams classes[kSfuOpClassCount];
   SfuParams();
@@ -67,7 +67,7 @@ struct CubeParams {
   std::uint64_t cycles_per_fractal_4bit = 1;  ///< cpr for 4-bit inputs
   std::uint64_t read_bytes_per_cycle = 512;   ///< operand stream rate per PE (A, B, C, scales, bias)
   std::uint64_t write_bytes_per_cycle = 256;  ///< result stream rate per PE
-  std::uint64_t burst_bytes = 8192;           ///< memory request size
+  std::uint64_t burst_bytes = 32768;          ///< memory request size
   std::uint64_t outstanding_requests = 4;     ///< requests in flight per stream
 };
 

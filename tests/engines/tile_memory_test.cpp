@@ -12,7 +12,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "engines/common/timing_only_access.h"
+#include "engines/common/burst_train.h"
 #include "engines/memory/tile_memory.h"
 #include "interconnect/router/router.h"
 
@@ -107,8 +107,12 @@ TEST_CASE("TileMemory: data round trip with debug transport and address errors",
   CHECK(gp.get_response_status() == tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
   gp.set_byte_enable_ptr(nullptr);
 
-  // A timing-only access is timed but moves nothing.
-  engines::TimingOnlyAccess no_data;
+  // A burst train is timed but moves nothing.
+  model::BurstPacer pacer(1000, 1);
+  pacer.start(0, 4);
+  engines::BurstTrain no_data;
+  no_data.pacer = &pacer;
+  no_data.burst_bytes = 4;
   std::uint8_t other[4] = {9, 9, 9, 9};
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(1024 + 8);
@@ -119,6 +123,7 @@ TEST_CASE("TileMemory: data round trip with debug transport and address errors",
   probe.socket->b_transport(gp, delay);
   gp.clear_extension(&no_data);
   CHECK(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
+  CHECK(no_data.booked_bytes == 4);
   gp.set_command(tlm::TLM_READ_COMMAND);
   gp.set_data_ptr(in);
   probe.socket->transport_dbg(gp);
@@ -133,6 +138,47 @@ TEST_CASE("TileMemory: a single stream runs at the port bandwidth", "[engines]")
   // 32 bursts x (4 cycles on the port + 2 latency), each waited for.
   CHECK(a.finished == sc_core::sc_time(32 * 6 * 1000, sc_core::SC_PS));
   CHECK(mem.ports().wait_cycles() == 0);
+}
+
+TEST_CASE("TileMemory: a burst train books the bursts its pacer issues, up to the horizon", "[engines]") {
+  engines::TileMemory mem("mem", 4, 65536, kOnePort, kClock);
+  Probe probe("probe");
+  probe.socket.bind(mem.target_socket);
+  // Bursts of 256 bytes (4 cycles on the port, then 2 of latency) leaving every 8 cycles.
+  model::BurstPacer pacer(1000, 4);
+  pacer.start(0, 32);
+  engines::BurstTrain train;
+  train.pacer = &pacer;
+  train.burst_bytes = 256;
+  train.horizon = 10 * 1000;
+  std::uint8_t scratch = 0;
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(0);
+  gp.set_data_ptr(&scratch);
+  gp.set_data_length(1024);
+  gp.set_streaming_width(1024);
+  gp.set_extension(&train);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  probe.socket->b_transport(gp, delay);
+  // The bursts leaving at cycles 0 and 8 are within the horizon, the one at 16 is not.
+  CHECK(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
+  CHECK(train.booked_bytes == 512);
+  CHECK(delay == sc_core::sc_time(14 * 1000, sc_core::SC_PS));
+  CHECK(pacer.next_issue() == 16 * 1000);
+  // The rest of the transfer, with the horizon out of the way, carries on the same pacing.
+  gp.set_address(512);
+  gp.set_data_length(512);
+  gp.set_streaming_width(512);
+  train.horizon = ~std::uint64_t{0};
+  delay = sc_core::sc_time(16 * 1000, sc_core::SC_PS);
+  probe.socket->b_transport(gp, delay);
+  gp.clear_extension(&train);
+  CHECK(train.booked_bytes == 512);
+  CHECK(delay == sc_core::sc_time(30 * 1000, sc_core::SC_PS));
+  CHECK(mem.ports().accesses() == 4);
+  CHECK(mem.ports().wait_cycles() == 0);
+  CHECK(mem.bytes_read() == 1024);
 }
 
 TEST_CASE("TileMemory: two streams through the router into one port contend and both slow down", "[engines]") {

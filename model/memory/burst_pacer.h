@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// BurstPacer: when the bursts of one operand stream leave their initiator. A stream issues a burst
+// every len / rate (rounded to the time unit), and a burst leaves only once the one `outstanding`
+// requests back has completed. Times are integer units of the caller's time base (SystemC time
+// values on the platform). The initiator owns a pacer per stream; the memory that books a train of
+// the stream's bursts advances it, so pacing carries across the stream's transfers.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ptosim::model {
+
+class BurstPacer {
+ public:
+  /// A stream of `period`-unit clock cycles with at most `outstanding` requests in flight.
+  BurstPacer(std::uint64_t period, std::size_t outstanding);
+
+  /// (Re)starts the stream at `start`, moving `bytes_per_cycle`, with nothing in flight.
+  void start(std::uint64_t start, std::uint64_t bytes_per_cycle);
+
+  /// When the next burst leaves.
+  std::uint64_t next_issue() const { return m_at; }
+  /// The next burst, of `bytes`, left at next_issue() and completes at `done`.
+  void issued(std::uint64_t bytes, std::uint64_t done);
+
+ private:
+  std::uint64_t m_at = 0;
+  std::uint64_t m_period;
+  std::uint64_t m_rate = 1;
+  std::vector<std::uint64_t> m_in_flight;  ///< completion times, a ring of the last `outstanding`
+  std::size_t m_issued = 0;
+};
+
+}  // namespace ptosim::model
