@@ -26,7 +26,9 @@ class Clocked {
   std::uint64_t now_cycles() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
   /// Simulated time in picoseconds (what traces record).
   static std::uint64_t now_ps() {
-    return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+    // The time resolution is fixed once simulation runs; building a time from a double is not free.
+    static const std::uint64_t ps = sc_core::sc_time(1, sc_core::SC_PS).value();
+    return sc_core::sc_time_stamp().value() / ps;
   }
   const sc_core::sc_time& period() const { return m_period; }
 

@@ -75,20 +75,20 @@ std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& str
   const std::uint64_t lookahead = m_stream.lookahead_cycles * period;
   std::uint64_t now = sc_core::sc_time_stamp().value();
   m_cursors.resize(streams.size(), Cursor{0, 0, model::BurstPacer(period, m_stream.outstanding_requests)});
+  m_pending.clear();  // streams with transfers left, in stream order (ties go to the first)
   for (std::size_t i = 0; i < streams.size(); ++i) {
     m_cursors[i].transfer = 0;
     m_cursors[i].offset = 0;
     m_cursors[i].pacer.start(now, streams[i].bytes_per_cycle);
+    if (!streams[i].transfers.empty()) m_pending.push_back(i);
   }
   std::uint64_t last_done = now;
-  for (;;) {
+  while (!m_pending.empty()) {
     // The stream whose next burst leaves first books a train of bursts, up to the lookahead.
-    std::size_t next = streams.size();
-    for (std::size_t i = 0; i < streams.size(); ++i)
-      if (m_cursors[i].transfer < streams[i].transfers.size() &&
-          (next == streams.size() || m_cursors[i].pacer.next_issue() < m_cursors[next].pacer.next_issue()))
-        next = i;
-    if (next == streams.size()) break;
+    auto first = m_pending.begin();
+    for (auto it = first + 1; it != m_pending.end(); ++it)
+      if (m_cursors[*it].pacer.next_issue() < m_cursors[*first].pacer.next_issue()) first = it;
+    const std::size_t next = *first;
     Cursor& c = m_cursors[next];
     const Stream& stream = streams[next];
     const Transfer& t = stream.transfers[c.transfer];
@@ -111,8 +111,8 @@ std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& str
     (stream.command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += train.booked_bytes;
     c.offset += train.booked_bytes;
     if (c.offset >= t.bytes) {
-      ++c.transfer;
       c.offset = 0;
+      if (++c.transfer == stream.transfers.size()) m_pending.erase(first);
     }
   }
   return sc_time::from_value(last_done);

@@ -106,6 +106,7 @@ class TileEngine : public sc_core::sc_module {
     model::BurstPacer pacer;
   };
   std::vector<Cursor> m_cursors;
+  std::vector<std::size_t> m_pending;
   sc_core::sc_time m_last_done;
   traces::TracedValue m_busy;
   traces::TracedValue m_opcode;
