@@ -26,7 +26,9 @@ OJson engine_json(const engines::EngineStats& s, const std::uint64_t idle_stall[
   j["bytes_read"] = s.bytes_read;
   j["bytes_written"] = s.bytes_written;
   OJson ops = OJson::object();
-  for (const auto& [name, op] : s.per_op) ops[name] = OJson{{"count", op.count}, {"cycles", op.cycles}};
+  std::map<std::string, engines::EngineStats::PerOp> by_name;  // the report lists opcodes by name
+  for (const auto& [op, counts] : s.per_op) by_name[model::operation_mnemonic(op)] = counts;
+  for (const auto& [name, op] : by_name) ops[name] = OJson{{"count", op.count}, {"cycles", op.cycles}};
   j["per_opcode"] = ops;
   return j;
 }

@@ -2,6 +2,7 @@
 #include "engines/common/tile_engine.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "engines/common/address_map.h"
@@ -126,14 +127,14 @@ void TileEngine::execute(EngineCommand& cmd) {
   m_opcode.set(static_cast<std::uint64_t>(plan.op), Clocked::now_ps());
   m_bundle.set(cmd.bundle_id, Clocked::now_ps());
 
-  std::vector<int> pes;
+  std::array<int, model::kPeCount> pes{};
+  std::size_t n_pes = 0;
   for (int pe = 0; pe < model::kPeCount; ++pe)
-    if (plan.mask.has(pe)) pes.push_back(pe);
+    if (plan.mask.has(pe)) pes[n_pes++] = pe;
 
   // The datapath works on the operands in place; their traffic is timed per PE (each PE's Local
   // memory is its own) and once per Shared operand, all streams starting with the command:
   // streams [0, P) read each PE's sources, P reads the Shared ones, [P + 1, 2P] write the results.
-  const std::size_t n_pes = pes.size();
   m_streams.resize(2 * n_pes + 1);
   for (std::size_t i = 0; i < m_streams.size(); ++i) {
     const bool read = i <= n_pes;
@@ -142,7 +143,7 @@ void TileEngine::execute(EngineCommand& cmd) {
     m_streams[i].transfers.clear();
   }
   std::vector<std::vector<std::uint8_t>> copies;
-  for (std::size_t k = 0; k < pes.size(); ++k) {
+  for (std::size_t k = 0; k < n_pes; ++k) {
     model::PePayloads io;
     io.pe = pes[k];
     for (const model::SourceOperand& s : plan.sources) {
@@ -184,7 +185,7 @@ void TileEngine::execute(EngineCommand& cmd) {
   m_stats.busy_cycles += busy;
   m_stats.compute_cycles += compute.count;
   m_stats.memory_stall_cycles += cmd.stall_cycles;
-  auto& op = m_stats.per_op[model::operation_mnemonic(plan.op)];
+  auto& op = m_stats.per_op[plan.op];
   ++op.count;
   op.cycles += busy;
   m_last_done = sc_core::sc_time_stamp();

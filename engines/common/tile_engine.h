@@ -37,7 +37,7 @@ struct EngineStats {
     std::uint64_t count = 0;
     std::uint64_t cycles = 0;
   };
-  std::map<std::string, PerOp> per_op;
+  std::map<model::Operation, PerOp> per_op;
 };
 
 class TileEngine : public sc_core::sc_module {
