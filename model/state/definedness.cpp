@@ -43,12 +43,13 @@ void Definedness::set_range(std::uint64_t begin, std::uint64_t end) {
 }
 
 void Definedness::set_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) {
-  m_cache.valid = false;
   if (cols == stride) {
     set_range(0, std::uint64_t{rows} * stride);
-    return;
+  } else {
+    for (std::uint32_t r = 0; r < rows; ++r) set_range(std::uint64_t{r} * stride, std::uint64_t{r} * stride + cols);
   }
-  for (std::uint32_t r = 0; r < rows; ++r) set_range(std::uint64_t{r} * stride, std::uint64_t{r} * stride + cols);
+  // Every bit of the rectangle is now set, so rect_defined's answer is its size check alone.
+  m_cache = Cache{true, rows, cols, stride, std::uint64_t{rows} * stride <= m_size};
 }
 
 bool Definedness::rect_defined(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const {

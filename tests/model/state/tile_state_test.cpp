@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/common/pe_mask.h"
+#include "model/state/definedness.h"
 #include "model/state/tile_descriptor.h"
 #include "model/state/tile_ref.h"
 #include "model/state/tile_state.h"
@@ -210,4 +211,28 @@ TEST_CASE("A shallower queue releases X#depth; the policy text names it", "[stat
   CHECK(s.local(0).allocated);
   CHECK(s.local(1).allocated);
   CHECK_FALSE(s.local(2).allocated);
+}
+
+TEST_CASE("Definedness answers rectangle queries exactly through copies and later writes", "[state]") {
+  Definedness d(8 * 4, false);  // 8 rows of stride 4
+  d.set_rect(3, 2, 4);
+  CHECK(d.rect_defined(3, 2, 4));
+  CHECK(d.rect_defined(2, 2, 4));
+  CHECK_FALSE(d.rect_defined(3, 3, 4));
+  CHECK_FALSE(d.rect_defined(9, 1, 4));  // beyond the fragment
+  const Definedness copy = d;
+  d.set(4, false);  // [1,0]
+  CHECK_FALSE(d.rect_defined(3, 2, 4));
+  CHECK(d.first_undefined_in_rect(3, 2, 4) == 4);
+  CHECK(copy.rect_defined(3, 2, 4));
+  Definedness assigned(1, true);
+  assigned = d;
+  CHECK_FALSE(assigned.rect_defined(3, 2, 4));
+  assigned.set(4, true);
+  CHECK(assigned.rect_defined(3, 2, 4));
+  Definedness whole(8 * 4, true);
+  CHECK(whole.rect_defined(8, 4, 4));
+  whole.set(31, false);
+  CHECK_FALSE(whole.rect_defined(8, 4, 4));
+  CHECK(whole.rect_defined(7, 4, 4));
 }
