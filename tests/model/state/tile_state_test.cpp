@@ -171,6 +171,29 @@ TEST_CASE("Allocation is all-or-nothing and charges TSize on every PE of the mas
   CHECK_FALSE(s.local(32).allocated);
 }
 
+TEST_CASE("Capacity in use follows tiles changed through the mutable accessors", "[state]") {
+  TileState s(AllocationPolicy::Queue, 2);
+  const TileDescriptor d = row_major(DataType::FP32, 1024, 1, 256, 1);
+  REQUIRE(s.allocate({{0, d}, {1, d}}));
+  CHECK(s.capacity_in_use() == 2048);
+  s.local(16).allocated = false;  // U#1
+  CHECK(s.capacity_in_use() == 1024);
+  s.slot(s.physical_index(0)).desc.capacity_bytes = 4096;
+  CHECK(s.capacity_in_use(3) == 4096);
+  s.install_shared(7, d, PeMask::all(), PeMask::all(), true);
+  CHECK(s.capacity_in_use(0) == 4096 + 1024);
+  s.shared(7).allocation_mask = PeMask(0x8);
+  CHECK(s.capacity_in_use(0) == 4096 + 1024);
+  CHECK(s.capacity_in_use(1) == 4096);
+  s.set_tile_capacity(4096 + 1024);
+  auto full = s.allocate({{1, d}});  // PE0 has no room left
+  REQUIRE_FALSE(full);
+  CHECK(full.fault().rule.find("PE0") != std::string::npos);
+  s.shared(7).allocated = false;
+  CHECK(s.allocate({{1, d}}));
+  CHECK(s.capacity_in_use() == 4096 + 1024);
+}
+
 TEST_CASE("Queue allocation: newest result is X#1, older ones shift, X#16 is released", "[state]") {
   TileState s(AllocationPolicy::Queue);
   TileDescriptor d = row_major(DataType::FP32, 128, 1, 32, 1);
