@@ -40,6 +40,10 @@ class Definedness {
   /// True when bits [begin, end) are all set.
   bool range_set(std::uint64_t begin, std::uint64_t end) const;
   void set_range(std::uint64_t begin, std::uint64_t end);
+  /// Calls visit(word index, mask of the range's bits in it) for each word bits [begin, end)
+  /// touch, in order, while it returns true; false when a call returned false.
+  template <typename Visit>
+  bool each_word_of_range(std::uint64_t begin, std::uint64_t end, Visit visit) const;
 
   std::uint64_t m_size = 0;
   std::vector<std::uint64_t> m_words;
