@@ -676,8 +676,8 @@ class CubePreflight {
   bool m_left_scaled = false, m_right_scaled = false;
   bool m_left_shared = false, m_right_shared = false;
   PeMask m_mask;
-  std::vector<unsigned> m_local;                   ///< Local source selectors in stream order
-  std::vector<const IotBinding*> m_dest_bindings;  ///< bindings with a destination, in order
+  BoundedVector<unsigned, 2 * kMaxTileBindings> m_local;               ///< Local source selectors in stream order
+  BoundedVector<const IotBinding*, kMaxTileBindings> m_dest_bindings;  ///< bindings with a destination, in order
   unsigned m_scalar_slots = 0;
   std::uint32_t m_scale_blocks = 1;
   int m_shared_a = kAbsent, m_shared_sa = kAbsent, m_shared_b = kAbsent, m_shared_sb = kAbsent;
