@@ -8,9 +8,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
+#include "model/bundle/field_codes.h"
 #include "model/bundle/operation.h"
+#include "model/common/bounded_vector.h"
 #include "model/common/pe_mask.h"
 
 namespace ptosim::model {
@@ -95,8 +96,8 @@ struct Bundle {
   std::optional<FpatrFields> fpatr;
   int fpatr_count = 0;  ///< B.FPATR instructions seen (the CUBE schema needs exactly one)
   std::optional<IorFields> ior;
-  std::vector<IotBinding> iot;  ///< effective B.IOTs in encoded order
-  std::vector<IosBinding> ios;  ///< effective B.IOSs in encoded order
+  BoundedVector<IotBinding, kMaxTileBindings> iot;    ///< effective B.IOTs in encoded order
+  BoundedVector<IosBinding, kMaxSharedBindings> ios;  ///< effective B.IOSs in encoded order
   bool zero_mask_binding_seen = false;  ///< a B.IOT/B.IOS with PEMode 000 was seen
   bool terminated = false;              ///< an effective B.IOT with L=1 closed the binding list
 

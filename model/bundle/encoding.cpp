@@ -33,15 +33,12 @@ class FieldPacker {
  public:
   explicit FieldPacker(const char* form) : m_form(form) {}
 
+  // Small enough to inline: every instruction is encoded when it is validated.
   FieldPacker& put(unsigned value, unsigned lsb, unsigned width, const char* field) {
-    if (m_error) return *this;
-    if (value >= (1U << width)) {
-      m_error = fault(FaultCode::IllegalInstruction, std::string(m_form) + " " + field + " " +
-                                                         std::to_string(value) + " does not fit its " +
-                                                         std::to_string(width) + "-bit field");
-      return *this;
-    }
-    m_bits |= std::uint64_t{value} << lsb;
+    if (value < (1U << width))
+      m_bits |= std::uint64_t{value} << lsb;
+    else if (!m_error)
+      m_error = too_wide(value, width, field);
     return *this;
   }
 
@@ -51,6 +48,11 @@ class FieldPacker {
   }
 
  private:
+  Fault too_wide(unsigned value, unsigned width, const char* field) const {
+    return fault(FaultCode::IllegalInstruction, std::string(m_form) + " " + field + " " + std::to_string(value) +
+                                                    " does not fit its " + std::to_string(width) + "-bit field");
+  }
+
   const char* m_form;
   std::uint64_t m_bits = 0;
   std::optional<Fault> m_error;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/bundle/operation.h"
 
+#include <array>
+#include <cstddef>
+
 namespace ptosim::model {
 
 namespace {
@@ -88,6 +91,32 @@ constexpr TeplSelectorInfo kTepl[] = {
     {"TPARTMIN", 3, 20, true},
 };
 
+// Decode looks every BSTART up by its selector: direct tables instead of scanning the lists.
+constexpr unsigned kTeplSelectors = 4 * 32;  ///< Mode (2 bits) : Function (5 bits)
+constexpr unsigned kCubeFunctions = 32;
+
+constexpr unsigned tepl_key(unsigned mode, unsigned function) { return mode * 32 + function; }
+
+/// Position + 1 in `list` of the first selected entry at each key; 0 where none is.
+template <std::size_t Keys, typename Entry, std::size_t N, typename Key, typename Select>
+constexpr std::array<std::uint8_t, Keys> index_of(const Entry (&list)[N], Key key, Select select) {
+  static_assert(N < 255, "positions must fit a byte");
+  std::array<std::uint8_t, Keys> index{};
+  for (std::size_t i = 0; i < N; ++i)
+    if (select(list[i]) && index[key(list[i])] == 0) index[key(list[i])] = static_cast<std::uint8_t>(i + 1);
+  return index;
+}
+
+constexpr auto kSfuOpIndex = index_of<kTeplSelectors>(
+    kOps, [](const OperationInfo& i) { return tepl_key(i.mode, i.function); },
+    [](const OperationInfo& i) { return i.engine == Engine::Sfu; });
+constexpr auto kCubeOpIndex = index_of<kCubeFunctions>(
+    kOps, [](const OperationInfo& i) { return unsigned{i.function}; },
+    [](const OperationInfo& i) { return i.engine == Engine::Cube; });
+constexpr auto kTeplIndex = index_of<kTeplSelectors>(
+    kTepl, [](const TeplSelectorInfo& i) { return tepl_key(i.mode, i.function); },
+    [](const TeplSelectorInfo&) { return true; });
+
 }  // namespace
 
 const OperationInfo& operation_info(Operation op) { return kOps[static_cast<int>(op)]; }
@@ -99,21 +128,18 @@ std::optional<Operation> operation_from_mnemonic(std::string_view mnemonic) {
 }
 
 std::optional<Operation> tepl_operation(unsigned mode, unsigned function) {
-  for (const OperationInfo& i : kOps)
-    if (i.engine == Engine::Sfu && i.mode == mode && i.function == function) return i.op;
-  return std::nullopt;
+  if (mode >= 4 || function >= 32 || kSfuOpIndex[tepl_key(mode, function)] == 0) return std::nullopt;
+  return kOps[kSfuOpIndex[tepl_key(mode, function)] - 1].op;
 }
 
 std::optional<Operation> cube_operation(unsigned function) {
-  for (const OperationInfo& i : kOps)
-    if (i.engine == Engine::Cube && i.function == function) return i.op;
-  return std::nullopt;
+  if (function >= kCubeFunctions || kCubeOpIndex[function] == 0) return std::nullopt;
+  return kOps[kCubeOpIndex[function] - 1].op;
 }
 
 const TeplSelectorInfo* tepl_selector(unsigned mode, unsigned function) {
-  for (const TeplSelectorInfo& i : kTepl)
-    if (i.mode == mode && i.function == function) return &i;
-  return nullptr;
+  if (mode >= 4 || function >= 32 || kTeplIndex[tepl_key(mode, function)] == 0) return nullptr;
+  return &kTepl[kTeplIndex[tepl_key(mode, function)] - 1];
 }
 
 const TeplSelectorInfo* tepl_selector_by_name(std::string_view name) {

@@ -133,16 +133,17 @@ class CubePreflight {
         return fault(FaultCode::IllegalInstruction,
                      "B.DATR DataType code " + std::to_string(m_b.datr->dtype_code) + " is reserved");
     }
-    const std::string an = data_type_name(*a), bn = data_type_name(*b);
+    const char* an = data_type_name(*a);
+    const char* bn = data_type_name(*b);
     if (m_args.mx) {
-      if (!mx_input_type(*a)) return legality("A type " + an + " is not an MX input type (FP16, BF16, E4M3, E5M2, E2M1X2, E1M2X2)");
-      if (!mx_input_type(*b)) return legality("B type " + bn + " is not an MX input type (FP16, BF16, E4M3, E5M2, E2M1X2, E1M2X2)");
+      if (!mx_input_type(*a)) return legality(std::string("A type ") + an + " is not an MX input type (FP16, BF16, E4M3, E5M2, E2M1X2, E1M2X2)");
+      if (!mx_input_type(*b)) return legality(std::string("B type ") + bn + " is not an MX input type (FP16, BF16, E4M3, E5M2, E2M1X2, E1M2X2)");
       m_args.acc_dtype = DataType::FP32;
     } else {
-      if (!ordinary_input_type(*a)) return legality("A type " + an + " is not a " + m_b.mnemonic + " input type");
-      if (!ordinary_input_type(*b)) return legality("B type " + bn + " is not a " + m_b.mnemonic + " input type");
+      if (!ordinary_input_type(*a)) return legality(std::string("A type ") + an + " is not a " + m_b.mnemonic + " input type");
+      if (!ordinary_input_type(*b)) return legality(std::string("B type ") + bn + " is not a " + m_b.mnemonic + " input type");
       if (type_class(*a) != type_class(*b))
-        return legality("A type " + an + " (" + class_name(*a) + ") and B type " + bn + " (" + class_name(*b) +
+        return legality(std::string("A type ") + an + " (" + class_name(*a) + ") and B type " + bn + " (" + class_name(*b) +
                         ") are not of one class");
       m_args.acc_dtype = accumulator_of(*a);
     }
@@ -191,22 +192,28 @@ class CubePreflight {
       m_dest_bindings.push_back(&t);
     }
     // TileMatrixLocalMathematicalSourceCount plus BundleMatrixPostProcessSourceCount.
-    std::string roles;
-    auto role = [&roles](bool present, const char* name) {
-      if (!present) return 0U;
-      roles += roles.empty() ? name : std::string(", ") + name;
-      return 1U;
-    };
     const CubeFpatr& f = m_args.fpatr;
-    unsigned expected = role(m_args.accumulate, "C");
-    expected += role(!m_left_shared, "A") + role(!m_left_shared && m_left_scaled, "SA");
-    expected += role(!m_right_shared, "B") + role(!m_right_shared && m_right_scaled, "SB");
-    expected += role(m_args.bias, "Bias") + role(f.row_max && f.row_max_init, "RowMaxIn");
-    expected += role(cube::mode_uses_vector_param(f.prequant_mode), "QuantParam vector");
-    expected += role(f.relu_mode == 3, "PReLU vector");
-    if (m_local.size() != expected)
-      return legality(m_b.mnemonic + " expects " + std::to_string(expected) + " Local sources (" + roles +
+    const struct {
+      bool present;
+      const char* name;
+    } roles[] = {{m_args.accumulate, "C"},
+                 {!m_left_shared, "A"},
+                 {!m_left_shared && m_left_scaled, "SA"},
+                 {!m_right_shared, "B"},
+                 {!m_right_shared && m_right_scaled, "SB"},
+                 {m_args.bias, "Bias"},
+                 {f.row_max && f.row_max_init, "RowMaxIn"},
+                 {cube::mode_uses_vector_param(f.prequant_mode), "QuantParam vector"},
+                 {f.relu_mode == 3, "PReLU vector"}};
+    unsigned expected = 0;
+    for (const auto& r : roles) expected += r.present ? 1U : 0U;
+    if (m_local.size() != expected) {
+      std::string names;  // the fault text only
+      for (const auto& r : roles)
+        if (r.present) names += (names.empty() ? "" : ", ") + std::string(r.name);
+      return legality(m_b.mnemonic + " expects " + std::to_string(expected) + " Local sources (" + names +
                       "), the B.IOT bindings give " + std::to_string(m_local.size()));
+    }
     const unsigned dests = 1U + (f.row_max ? 1U : 0U) + (f.group_max ? 1U : 0U);
     if (m_dest_bindings.size() != dests)
       return legality(m_b.mnemonic + " expects " + std::to_string(dests) + " destinations (D" +
@@ -306,25 +313,25 @@ class CubePreflight {
                        bool transpose, int& index) {
     const unsigned id = m_b.ios[ordinal].shared_id;
     const SharedTile& st = m_s.shared(id);
-    const std::string name = std::string(role) + " " + TileRef::shared(id).name();
+    auto name = [&] { return std::string(role) + " " + TileRef::shared(id).name(); };  // fault text only
     const std::uint32_t stored_rows = transpose ? cols : rows, stored_cols = transpose ? rows : cols;
     // SharedTileCooperativeMatrixReady: allocated for, initialised by and published to all PEs.
-    if (!st.allocated) return legality("Shared " + name + " is not allocated");
+    if (!st.allocated) return legality("Shared " + name() + " is not allocated");
     if (st.allocation_mask != PeMask::all())
-      return legality("Shared " + name + " is allocated for PEs " + st.allocation_mask.to_string() + ", not 1111");
+      return legality("Shared " + name() + " is allocated for PEs " + st.allocation_mask.to_string() + ", not 1111");
     if (st.initialized_mask != PeMask::all())
-      return legality("Shared " + name + " has uninitialised quarters (initialised " + st.initialized_mask.to_string() + ")");
-    if (!st.published) return legality("Shared " + name + " is not published");
-    if (!st.valid_region_defined()) return legality("Shared " + name + " has an undefined element in its valid region");
+      return legality("Shared " + name() + " has uninitialised quarters (initialised " + st.initialized_mask.to_string() + ")");
+    if (!st.published) return legality("Shared " + name() + " is not published");
+    if (!st.valid_region_defined()) return legality("Shared " + name() + " has an undefined element in its valid region");
     // SharedTileReadSchemaLegal.
-    if (st.desc.layout != Layout::RowMajor) return legality("Shared " + name + " must be RowMajor");
+    if (st.desc.layout != Layout::RowMajor) return legality("Shared " + name() + " must be RowMajor");
     if (st.desc.dtype != t)
-      return legality("Shared " + name + " is " + data_type_name(st.desc.dtype) + ", expected " + data_type_name(t));
+      return legality("Shared " + name() + " is " + data_type_name(st.desc.dtype) + ", expected " + data_type_name(t));
     if (st.desc.cols != stored_cols)
-      return legality("Shared " + name + " has " + std::to_string(st.desc.cols) + " physical columns; the stored " +
+      return legality("Shared " + name() + " has " + std::to_string(st.desc.cols) + " physical columns; the stored " +
                       shape(stored_rows, stored_cols) + " operand needs " + std::to_string(stored_cols));
     if (stored_rows > st.desc.valid_rows || stored_cols > st.desc.valid_cols)
-      return legality("Shared " + name + " valid region " + shape(st.desc.valid_rows, st.desc.valid_cols) +
+      return legality("Shared " + name() + " valid region " + shape(st.desc.valid_rows, st.desc.valid_cols) +
                       " does not contain the stored " + shape(stored_rows, stored_cols) + " operand");
     index = push_source(SourceOperand{TileRef::shared(id), id, st.desc});
     return std::nullopt;
@@ -552,6 +559,7 @@ class CubePreflight {
     // Architectural order; Shared sources were validated (and appended) by check_shared.
     std::vector<SourceOperand> shared = std::move(m_plan.sources);
     m_plan.sources.clear();
+    m_plan.sources.reserve(m_local.size() + shared.size());
     auto from_shared = [&shared](int index) { return shared[static_cast<std::size_t>(index)]; };
     auto place = [this](const std::optional<SourceOperand>& s) { return s ? push_source(*s) : kAbsent; };
     a.src_c = place(c);
@@ -668,8 +676,8 @@ class CubePreflight {
   bool m_left_scaled = false, m_right_scaled = false;
   bool m_left_shared = false, m_right_shared = false;
   PeMask m_mask;
-  std::vector<unsigned> m_local;                   ///< Local source selectors in stream order
-  std::vector<const IotBinding*> m_dest_bindings;  ///< bindings with a destination, in order
+  BoundedVector<unsigned, 2 * kMaxTileBindings> m_local;               ///< Local source selectors in stream order
+  BoundedVector<const IotBinding*, kMaxTileBindings> m_dest_bindings;  ///< bindings with a destination, in order
   unsigned m_scalar_slots = 0;
   std::uint32_t m_scale_blocks = 1;
   int m_shared_a = kAbsent, m_shared_sa = kAbsent, m_shared_b = kAbsent, m_shared_sb = kAbsent;

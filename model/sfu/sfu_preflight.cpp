@@ -118,15 +118,17 @@ Result<DestOperand> Preflight::destination(DataType t, std::uint32_t valid_rows,
   probe.pe_mask = mask;
   if (Status f = s.check_allocation({DestinationRequest{io.destination_hand, probe}})) return *f;
 
-  const std::string shape = std::to_string(valid_rows) + "x" + std::to_string(valid_cols) + " " +
-                            data_type_name(t) + " destination with Col " + std::to_string(cols);
+  auto shape = [&] {  // fault text only
+    return std::to_string(valid_rows) + "x" + std::to_string(valid_cols) + " " + data_type_name(t) +
+           " destination with Col " + std::to_string(cols);
+  };
   const auto rows = derived_rows(t, capacity, cols);
   if (!rows)
-    return allocation("TSize " + std::to_string(capacity) + " B cannot hold the " + shape +
+    return allocation("TSize " + std::to_string(capacity) + " B cannot hold the " + shape() +
                       " (Col must be a power of two whose rows divide the TSize, at most 65535 rows)");
   if (valid_rows > *rows || valid_cols > cols)
     return allocation("TSize " + std::to_string(capacity) + " B gives " + std::to_string(*rows) +
-                      " rows; too small for the " + shape);
+                      " rows; too small for the " + shape());
   DestOperand d;
   d.hand = io.destination_hand;
   d.desc.dtype = t;

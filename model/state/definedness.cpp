@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/state/definedness.h"
 
+#include <cstring>
+
 namespace ptosim::model {
 
 namespace {
@@ -16,39 +18,44 @@ std::uint64_t word_mask(unsigned lo, unsigned hi) {
 void Definedness::assign(std::uint64_t count, bool defined) {
   m_cache.valid = false;
   m_size = count;
-  m_words.assign((count + 63) / 64, defined ? ~std::uint64_t{0} : 0);
+  m_words.resize((count + 63) / 64);
+  // Both fills are byte patterns: memset beats a word loop on tiles of thousands of elements.
+  if (!m_words.empty()) std::memset(m_words.data(), defined ? 0xFF : 0, m_words.size() * sizeof(std::uint64_t));
   if (defined && (count & 63)) m_words.back() = word_mask(0, static_cast<unsigned>(count & 63));
 }
 
+template <typename Visit>
+bool Definedness::each_word_of_range(std::uint64_t begin, std::uint64_t end, Visit visit) const {
+  if (begin >= end) return true;
+  const std::uint64_t first = begin >> 6, last = (end - 1) >> 6;
+  const unsigned lo = static_cast<unsigned>(begin & 63), hi = static_cast<unsigned>((end - 1) & 63) + 1;
+  if (first == last) return visit(first, word_mask(lo, hi));
+  if (!visit(first, word_mask(lo, 64))) return false;
+  // Whole words in between: a tight loop, as tiles run to thousands of elements.
+  for (std::uint64_t w = first + 1; w < last; ++w)
+    if (!visit(w, ~std::uint64_t{0})) return false;
+  return visit(last, word_mask(0, hi));
+}
+
 bool Definedness::range_set(std::uint64_t begin, std::uint64_t end) const {
-  while (begin < end) {
-    const std::uint64_t w = begin >> 6;
-    const unsigned lo = static_cast<unsigned>(begin & 63);
-    const unsigned hi = end - (w << 6) >= 64 ? 64 : static_cast<unsigned>(end - (w << 6));
-    const std::uint64_t m = word_mask(lo, hi);
-    if ((m_words[w] & m) != m) return false;
-    begin = (w << 6) + hi;
-  }
-  return true;
+  return each_word_of_range(begin, end, [this](std::uint64_t w, std::uint64_t m) { return (m_words[w] & m) == m; });
 }
 
 void Definedness::set_range(std::uint64_t begin, std::uint64_t end) {
-  while (begin < end) {
-    const std::uint64_t w = begin >> 6;
-    const unsigned lo = static_cast<unsigned>(begin & 63);
-    const unsigned hi = end - (w << 6) >= 64 ? 64 : static_cast<unsigned>(end - (w << 6));
-    m_words[w] |= word_mask(lo, hi);
-    begin = (w << 6) + hi;
-  }
+  each_word_of_range(begin, end, [this](std::uint64_t w, std::uint64_t m) {
+    m_words[w] |= m;
+    return true;
+  });
 }
 
 void Definedness::set_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) {
-  m_cache.valid = false;
   if (cols == stride) {
     set_range(0, std::uint64_t{rows} * stride);
-    return;
+  } else {
+    for (std::uint32_t r = 0; r < rows; ++r) set_range(std::uint64_t{r} * stride, std::uint64_t{r} * stride + cols);
   }
-  for (std::uint32_t r = 0; r < rows; ++r) set_range(std::uint64_t{r} * stride, std::uint64_t{r} * stride + cols);
+  // Every bit of the rectangle is now set, so rect_defined's answer is its size check alone.
+  m_cache = Cache{true, rows, cols, stride, std::uint64_t{rows} * stride <= m_size};
 }
 
 bool Definedness::rect_defined(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const {

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 namespace ptosim::model {
@@ -32,32 +31,24 @@ class Definedness {
   /// The first undefined element of the rectangle in row-major order (index), or size() if none.
   std::uint64_t first_undefined_in_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const;
 
+  // Copies keep the cached answer: it depends on the bits alone, so a result's definedness copied
+  // into every PE is checked without a scan when a later bundle reads it.
   bool operator==(const Definedness& o) const { return m_size == o.m_size && m_words == o.m_words; }
-  // Copies carry bits only; the cache is rebuilt on demand.
-  Definedness(const Definedness& o) : m_size(o.m_size), m_words(o.m_words) {}
-  Definedness& operator=(const Definedness& o) {
-    m_size = o.m_size;
-    m_words = o.m_words;
-    m_cache.valid = false;
-    return *this;
-  }
-  Definedness(Definedness&&) = default;
-  Definedness& operator=(Definedness&& o) {
-    m_size = o.m_size;
-    m_words = std::move(o.m_words);
-    m_cache.valid = false;
-    return *this;
-  }
   bool operator!=(const Definedness& o) const { return !(*this == o); }
 
  private:
   /// True when bits [begin, end) are all set.
   bool range_set(std::uint64_t begin, std::uint64_t end) const;
   void set_range(std::uint64_t begin, std::uint64_t end);
+  /// Calls visit(word index, mask of the range's bits in it) for each word bits [begin, end)
+  /// touch, in order, while it returns true; false when a call returned false.
+  template <typename Visit>
+  bool each_word_of_range(std::uint64_t begin, std::uint64_t end, Visit visit) const;
 
   std::uint64_t m_size = 0;
   std::vector<std::uint64_t> m_words;
-  // The last rect_defined answer: a source is checked on every bundle that reads it.
+  // The last rect_defined answer (or the rectangle set_rect just defined): a source is checked on
+  // every bundle that reads it.
   struct Cache {
     bool valid = false;
     std::uint32_t rows = 0, cols = 0, stride = 0;

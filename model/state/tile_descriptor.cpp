@@ -63,18 +63,28 @@ std::optional<CellShape> cell_shape(Layout l, DataType t) {
   }
 }
 
-std::optional<CellShape> cube_storage_shape(Layout l, DataType t, std::uint32_t valid_rows, std::uint32_t valid_cols) {
-  const auto cell = cell_shape(l, t);
-  if (!cell || valid_rows == 0 || valid_cols == 0) return std::nullopt;
-  std::uint32_t rows = cell->rows;
+namespace {
+
+// cube_storage_shape for a known CELL shape.
+std::optional<CellShape> storage_shape_of(Layout l, CellShape cell, std::uint32_t valid_rows, std::uint32_t valid_cols) {
+  if (valid_rows == 0 || valid_cols == 0) return std::nullopt;
+  std::uint32_t rows = cell.rows;
   if (l == Layout::CubeN8) {
-    rows = round_up(valid_rows, cell->rows);
-  } else if (valid_rows > cell->rows) {
+    rows = round_up(valid_rows, cell.rows);
+  } else if (valid_rows > cell.rows) {
     return std::nullopt;
   }
-  const std::uint32_t cols = round_up(valid_cols, cell->cols);
+  const std::uint32_t cols = round_up(valid_cols, cell.cols);
   if (rows > kMaxDimension || cols > kMaxDimension) return std::nullopt;
   return CellShape{rows, cols};
+}
+
+}  // namespace
+
+std::optional<CellShape> cube_storage_shape(Layout l, DataType t, std::uint32_t valid_rows, std::uint32_t valid_cols) {
+  const auto cell = cell_shape(l, t);
+  if (!cell) return std::nullopt;
+  return storage_shape_of(l, *cell, valid_rows, valid_cols);
 }
 
 std::uint64_t storage_index(const TileDescriptor& d, std::uint32_t r, std::uint32_t c) {
@@ -119,11 +129,11 @@ std::optional<std::string_view> descriptor_problem(const TileDescriptor& d) {
   if (d.rows > kMaxDimension || d.cols > kMaxDimension) return "dimensions must fit 16 bits";
   if (d.valid_rows > d.rows || d.valid_cols > d.cols) return "valid rectangle exceeds the physical shape";
   if (is_cube_layout(d.layout)) {
-    const auto shape = cube_storage_shape(d.layout, d.dtype, d.valid_rows, d.valid_cols);
+    const auto cell = cell_shape(d.layout, d.dtype);
+    const auto shape = cell ? storage_shape_of(d.layout, *cell, d.valid_rows, d.valid_cols) : std::nullopt;
     if (!shape) return "the valid shape cannot be held in this CUBE layout for this DataType";
     if (shape->rows != d.rows || shape->cols != d.cols) return "CELL storage shape does not match the valid shape";
-    const auto cell = *cell_shape(d.layout, d.dtype);
-    const std::uint64_t cells = (std::uint64_t{d.rows} / cell.rows) * (d.cols / cell.cols);
+    const std::uint64_t cells = (std::uint64_t{d.rows} / cell->rows) * (d.cols / cell->cols);
     if (cells > kMaxCellCount) return "more than 16384 CELLs";
     if (cells * kCellBytes > d.capacity_bytes) return "CELL bytes exceed the capacity";
     return std::nullopt;

@@ -12,13 +12,6 @@ bool region_defined(const Definedness& defined, const TileDescriptor& d) {
   return defined.size() >= d.element_count() && defined.rect_defined(d.valid_rows, d.valid_cols, d.cols);
 }
 
-// What allocation needs to know about one physical Local slot.
-struct SlotPlan {
-  bool allocated;
-  PeMask mask;
-  std::uint64_t bytes;  ///< charged on each PE of mask
-};
-
 }  // namespace
 
 const char* allocation_policy_name(AllocationPolicy p) { return p == AllocationPolicy::Asl ? "asl" : "queue"; }
@@ -51,17 +44,32 @@ TileState::TileState(AllocationPolicy policy, unsigned queue_depth) : m_policy(p
 
 unsigned TileState::physical_index(unsigned index) const { return m_order[index / kHandSize][index % kHandSize]; }
 
-std::array<std::uint64_t, kPeCount> TileState::capacity_per_pe() const {
-  std::array<std::uint64_t, kPeCount> used{};
-  auto charge = [&used](PeMask mask, std::uint64_t bytes) {
-    for (int pe = 0; pe < kPeCount; ++pe)
-      if (mask.has(pe)) used[pe] += bytes;
+void TileState::reconcile_capacity() const {
+  auto recharge = [this](Charge& charged, Charge now) {
+    for (int pe = 0; pe < kPeCount; ++pe) {
+      if (charged.mask.has(pe)) m_in_use[pe] -= charged.bytes;
+      if (now.mask.has(pe)) m_in_use[pe] += now.bytes;
+    }
+    charged = now;
   };
-  for (const LocalTile& t : m_local)
-    if (t.allocated) charge(t.desc.pe_mask, t.desc.capacity_bytes);
-  for (const SharedTile& t : m_shared)
-    if (t.allocated) charge(t.allocation_mask, t.desc.capacity_bytes);
-  return used;
+  // Visits the set bits of `touched`, clearing it.
+  auto each_marked = [](std::uint64_t& touched, unsigned base, auto visit) {
+    for (; touched != 0; touched &= touched - 1) visit(base + static_cast<unsigned>(__builtin_ctzll(touched)));
+  };
+  each_marked(m_touched_local, 0, [&](unsigned i) {
+    const LocalTile& t = m_local[i];
+    recharge(m_local_charge[i], t.allocated ? Charge{t.desc.pe_mask, t.desc.capacity_bytes} : Charge{});
+  });
+  for (unsigned w = 0; w < m_touched_shared.size(); ++w)
+    each_marked(m_touched_shared[w], w * 64, [&](unsigned i) {
+      const SharedTile& t = m_shared[i];
+      recharge(m_shared_charge[i], t.allocated ? Charge{t.allocation_mask, t.desc.capacity_bytes} : Charge{});
+    });
+}
+
+std::array<std::uint64_t, kPeCount> TileState::capacity_per_pe() const {
+  reconcile_capacity();
+  return m_in_use;
 }
 
 std::uint64_t TileState::capacity_in_use(int pe) const { return capacity_per_pe()[pe]; }
@@ -72,11 +80,11 @@ std::uint64_t TileState::capacity_in_use() const {
 }
 
 Status TileState::check_allocation(const std::vector<DestinationRequest>& requests) const {
-  std::array<SlotPlan, kLocalTileCount> slots{};
-  for (unsigned i = 0; i < kLocalTileCount; ++i)
-    slots[i] = SlotPlan{m_local[i].allocated, m_local[i].desc.pe_mask, m_local[i].allocated ? m_local[i].desc.capacity_bytes : 0};
-  auto order = m_order;
   std::array<std::uint64_t, kPeCount> in_use = capacity_per_pe();
+  // The state as the requests so far would leave it.
+  std::array<Charge, kLocalTileCount> charges = m_local_charge;
+  std::uint64_t taken = 0;  ///< slots given to earlier requests
+  auto order = m_order;
 
   for (const DestinationRequest& req : requests) {
     const char hand = kHandLetters[req.hand];
@@ -88,7 +96,7 @@ Status TileState::check_allocation(const std::vector<DestinationRequest>& reques
       bool found = false;
       for (unsigned k = 0; k < kHandSize && !found; ++k) {
         slot = req.hand * kHandSize + k;
-        found = !slots[slot].allocated;
+        found = !m_local[slot].allocated && !(taken >> slot & 1U);
       }
       if (!found)
         return fault(FaultCode::TileAllocation, std::string("no free register in hand ") + hand +
@@ -100,7 +108,7 @@ Status TileState::check_allocation(const std::vector<DestinationRequest>& reques
       for (unsigned k = m_queue_depth - 1; k > 0; --k) q[k] = q[k - 1];
       q[0] = static_cast<std::uint8_t>(slot);
       for (int pe = 0; pe < kPeCount; ++pe)
-        if (slots[slot].allocated && slots[slot].mask.has(pe)) in_use[pe] -= slots[slot].bytes;
+        if (charges[slot].mask.has(pe)) in_use[pe] -= charges[slot].bytes;
     }
     for (int pe = 0; pe < kPeCount; ++pe) {
       if (!req.desc.pe_mask.has(pe)) continue;
@@ -111,7 +119,8 @@ Status TileState::check_allocation(const std::vector<DestinationRequest>& reques
                          std::to_string(m_tile_capacity) + " in use");
       in_use[pe] += req.desc.capacity_bytes;
     }
-    slots[slot] = SlotPlan{true, req.desc.pe_mask, req.desc.capacity_bytes};
+    charges[slot] = Charge{req.desc.pe_mask, req.desc.capacity_bytes};
+    taken |= std::uint64_t{1} << slot;
   }
   return std::nullopt;
 }
@@ -151,7 +160,7 @@ void TileState::install_local(unsigned index, const TileDescriptor& desc) {
 
 void TileState::install_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, PeMask initialized,
                                bool published) {
-  SharedTile& t = m_shared[index];
+  SharedTile& t = shared(index);
   t.allocated = true;
   t.desc = desc;
   t.allocation_mask = allocation;

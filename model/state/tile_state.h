@@ -73,16 +73,25 @@ class TileState {
 
   AllocationPolicy policy() const { return m_policy; }
 
+  // Mutable access marks the tile so the next capacity query re-charges it: finish changing a tile
+  // before asking for capacity again.
+
   /// Local register by its architectural name (X#k index 0..63), resolved through the policy.
-  LocalTile& local(unsigned index) { return m_local[physical_index(index)]; }
+  LocalTile& local(unsigned index) { return slot(physical_index(index)); }
   const LocalTile& local(unsigned index) const { return m_local[physical_index(index)]; }
   /// The physical slot (payload location) an architectural Local index currently names.
   unsigned physical_index(unsigned index) const;
   /// Local register by physical slot (stable while its names shift under the queue policy).
-  LocalTile& slot(unsigned physical) { return m_local[physical]; }
+  LocalTile& slot(unsigned physical) {
+    m_touched_local |= std::uint64_t{1} << physical;
+    return m_local[physical];
+  }
   const LocalTile& slot(unsigned physical) const { return m_local[physical]; }
 
-  SharedTile& shared(unsigned index) { return m_shared[index]; }
+  SharedTile& shared(unsigned index) {
+    m_touched_shared[index / 64] |= std::uint64_t{1} << (index % 64);
+    return m_shared[index];
+  }
   const SharedTile& shared(unsigned index) const { return m_shared[index]; }
 
   /// Bytes charged against TILE_CAPACITY on PE `pe`: the capacity of every live tile (Local or
@@ -91,7 +100,7 @@ class TileState {
   std::uint64_t capacity_in_use(int pe) const;
   /// The most loaded PE's capacity_in_use.
   std::uint64_t capacity_in_use() const;
-  /// capacity_in_use of every PE, in one pass.
+  /// capacity_in_use of every PE.
   std::array<std::uint64_t, kPeCount> capacity_per_pe() const;
   std::uint64_t tile_capacity() const { return m_tile_capacity; }
   void set_tile_capacity(std::uint64_t bytes) { m_tile_capacity = bytes; }
@@ -118,6 +127,14 @@ class TileState {
   void raise_status(NumericFlags flags) { m_status |= flags & kAllFlags; }
 
  private:
+  /// What one tile charges against TILE_CAPACITY: `bytes` on each PE of `mask` (nothing when free).
+  struct Charge {
+    PeMask mask;
+    std::uint32_t bytes = 0;
+  };
+  /// Re-charges the tiles marked by mutable access since the last capacity query.
+  void reconcile_capacity() const;
+
   AllocationPolicy m_policy;
   unsigned m_queue_depth;
   std::array<LocalTile, kLocalTileCount> m_local{};
@@ -127,6 +144,13 @@ class TileState {
   std::array<std::array<std::uint64_t, kGprCount>, kPeCount> m_gprs{};
   NumericFlags m_status = 0;
   std::uint64_t m_tile_capacity = kDefaultTileCapacity;
+  // Capacity in use as running per-PE sums: allocation checks run on every bundle, and rescanning
+  // all 320 tiles each time dominated them. Kept exact by re-charging marked tiles on demand.
+  mutable std::array<std::uint64_t, kPeCount> m_in_use{};
+  mutable std::array<Charge, kLocalTileCount> m_local_charge{};
+  mutable std::array<Charge, kSharedTileCount> m_shared_charge{};
+  mutable std::uint64_t m_touched_local = 0;  ///< bit per physical Local slot
+  mutable std::array<std::uint64_t, kSharedTileCount / 64> m_touched_shared{};
 };
 
 }  // namespace ptosim::model

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/common/pe_mask.h"
+#include "model/state/definedness.h"
 #include "model/state/tile_descriptor.h"
 #include "model/state/tile_ref.h"
 #include "model/state/tile_state.h"
@@ -170,6 +171,29 @@ TEST_CASE("Allocation is all-or-nothing and charges TSize on every PE of the mas
   CHECK_FALSE(s.local(32).allocated);
 }
 
+TEST_CASE("Capacity in use follows tiles changed through the mutable accessors", "[state]") {
+  TileState s(AllocationPolicy::Queue, 2);
+  const TileDescriptor d = row_major(DataType::FP32, 1024, 1, 256, 1);
+  REQUIRE(s.allocate({{0, d}, {1, d}}));
+  CHECK(s.capacity_in_use() == 2048);
+  s.local(16).allocated = false;  // U#1
+  CHECK(s.capacity_in_use() == 1024);
+  s.slot(s.physical_index(0)).desc.capacity_bytes = 4096;
+  CHECK(s.capacity_in_use(3) == 4096);
+  s.install_shared(7, d, PeMask::all(), PeMask::all(), true);
+  CHECK(s.capacity_in_use(0) == 4096 + 1024);
+  s.shared(7).allocation_mask = PeMask(0x8);
+  CHECK(s.capacity_in_use(0) == 4096 + 1024);
+  CHECK(s.capacity_in_use(1) == 4096);
+  s.set_tile_capacity(4096 + 1024);
+  auto full = s.allocate({{1, d}});  // PE0 has no room left
+  REQUIRE_FALSE(full);
+  CHECK(full.fault().rule.find("PE0") != std::string::npos);
+  s.shared(7).allocated = false;
+  CHECK(s.allocate({{1, d}}));
+  CHECK(s.capacity_in_use() == 4096 + 1024);
+}
+
 TEST_CASE("Queue allocation: newest result is X#1, older ones shift, X#16 is released", "[state]") {
   TileState s(AllocationPolicy::Queue);
   TileDescriptor d = row_major(DataType::FP32, 128, 1, 32, 1);
@@ -210,4 +234,28 @@ TEST_CASE("A shallower queue releases X#depth, the policy text names it", "[stat
   CHECK(s.local(0).allocated);
   CHECK(s.local(1).allocated);
   CHECK_FALSE(s.local(2).allocated);
+}
+
+TEST_CASE("Definedness answers rectangle queries exactly through copies and later writes", "[state]") {
+  Definedness d(8 * 4, false);  // 8 rows of stride 4
+  d.set_rect(3, 2, 4);
+  CHECK(d.rect_defined(3, 2, 4));
+  CHECK(d.rect_defined(2, 2, 4));
+  CHECK_FALSE(d.rect_defined(3, 3, 4));
+  CHECK_FALSE(d.rect_defined(9, 1, 4));  // beyond the fragment
+  const Definedness copy = d;
+  d.set(4, false);  // [1,0]
+  CHECK_FALSE(d.rect_defined(3, 2, 4));
+  CHECK(d.first_undefined_in_rect(3, 2, 4) == 4);
+  CHECK(copy.rect_defined(3, 2, 4));
+  Definedness assigned(1, true);
+  assigned = d;
+  CHECK_FALSE(assigned.rect_defined(3, 2, 4));
+  assigned.set(4, true);
+  CHECK(assigned.rect_defined(3, 2, 4));
+  Definedness whole(8 * 4, true);
+  CHECK(whole.rect_defined(8, 4, 4));
+  whole.set(31, false);
+  CHECK_FALSE(whole.rect_defined(8, 4, 4));
+  CHECK(whole.rect_defined(7, 4, 4));
 }
