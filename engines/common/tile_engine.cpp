@@ -62,7 +62,7 @@ void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
 
 std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& streams) {
   using sc_core::sc_time;
-  tlm::tlm_generic_payload gp;
+  tlm::tlm_generic_payload& gp = m_train_payload;  // kept: a payload allocates its extension array
   BurstTrain train;
   train.burst_bytes = m_stream.burst_bytes;
   const ScopedExtension<BurstTrain> attach(gp, train);
@@ -75,7 +75,8 @@ std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& str
   const std::uint64_t period = m_clock.period().value();
   const std::uint64_t lookahead = m_stream.lookahead_cycles * period;
   std::uint64_t now = sc_core::sc_time_stamp().value();
-  m_cursors.resize(streams.size(), Cursor{0, 0, model::BurstPacer(period, m_stream.outstanding_requests)});
+  while (m_cursors.size() < streams.size())
+    m_cursors.push_back(Cursor{0, 0, model::BurstPacer(period, m_stream.outstanding_requests)});
   m_pending.clear();  // streams with transfers left, in stream order (ties go to the first)
   for (std::size_t i = 0; i < streams.size(); ++i) {
     m_cursors[i].transfer = 0;

@@ -105,8 +105,9 @@ class TileEngine : public sc_core::sc_module {
     std::uint64_t offset;
     model::BurstPacer pacer;
   };
-  std::vector<Cursor> m_cursors;
+  std::vector<Cursor> m_cursors;  ///< per stream; the first streams.size() are in use
   std::vector<std::size_t> m_pending;
+  tlm::tlm_generic_payload m_train_payload;
   sc_core::sc_time m_last_done;
   traces::TracedValue m_busy;
   traces::TracedValue m_opcode;

@@ -2,6 +2,7 @@
 #include "engines/dispatcher/bundle_dispatcher.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "engines/common/address_map.h"
 #include "engines/common/scoped_extension.h"
@@ -142,14 +143,14 @@ void BundleDispatcher::dispatch_thread() {
 
     BundleRecord rec;
     rec.id = m_next_id++;
-    rec.op = fetched->op;
-    rec.loc = fetched->loc;
+    rec.op = std::move(fetched->op);
+    rec.loc = std::move(fetched->loc);
     rec.dispatch_cycle = now_cycles();
     m_trace_bundle.set(rec.id, Clocked::now_ps());
     ++m_stats.bundles;
     if (fetched->fault) {
       rec.outcome = BundleRecord::Outcome::Faulted;
-      rec.fault = fetched->fault;
+      rec.fault = std::move(fetched->fault);
       record_immediate(std::move(rec));
       break;
     }
@@ -208,7 +209,7 @@ void BundleDispatcher::dispatch_thread() {
 
     auto f = std::make_shared<InFlight>();
     rec.destinations = *names;
-    rec.skipped_checks = plan->skipped_checks;
+    rec.skipped_checks = std::move(plan->skipped_checks);  // the engines never read them
     if (plan->engine() == model::Engine::Cube) rec.macs = model::cube_macs(*plan);
     f->record = std::move(rec);
     f->plan = plan;
