@@ -8,17 +8,22 @@ build="${PTOSIM_BUILD_DIR:-$root/build}"
 "$root/scripts/deps.sh"
 "$root/scripts/build.sh" --target ptosim_bench_numeric ptosim_bench_sfu ptosim_bench_cube ptosim_bench_platform
 export SC_COPYRIGHT_MESSAGE=DISABLE
+# Every benchmark runs on one CPU: on virtual machines the CPUs can differ in speed (1.5x on the
+# machine the figures in docs/performance.md come from), and a ratio of two runs on different
+# CPUs measures the machine, not the model. PTOSIM_BENCH_CPU picks the CPU (default 0).
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c "${PTOSIM_BENCH_CPU:-0}")
 platform="$build/bench/platform/ptosim_bench_platform"
 out="$(mktemp -d)"
 
 echo "== numerics: element ops/s per DataType and op, beside native host loops"
-"$build/bench/numeric/ptosim_bench_numeric" ${QUICK:+0.05}
+"${pin[@]}" "$build/bench/numeric/ptosim_bench_numeric" ${QUICK:+0.05}
 echo
 echo "== SFU core: elements/s per operation class, beside the load/store limit"
-"$build/bench/sfu/ptosim_bench_sfu" ${QUICK:+0.05}
+"${pin[@]}" "$build/bench/sfu/ptosim_bench_sfu" ${QUICK:+0.05}
 echo
 echo "== CUBE core: MAC/s beside naive loops"
-"$build/bench/cube/ptosim_bench_cube" ${QUICK:+0.05}
+"${pin[@]}" "$build/bench/cube/ptosim_bench_cube" ${QUICK:+0.05}
 echo
 
 # Wall time of the best of three runs (simulation part only, as printed by the bench).
@@ -26,7 +31,7 @@ best() {
   local best_line="" best_s=""
   for _ in 1 2 3; do
     local line s
-    line=$("$platform" "$@")
+    line=$("${pin[@]}" "$platform" "$@")
     s=$(awk '{ for (i = 1; i < NF; ++i) if ($(i + 1) == "s") print $i }' <<<"$line")
     if [ -z "$best_s" ] || awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$s; best_line=$line; fi
   done
