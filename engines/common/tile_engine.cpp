@@ -106,9 +106,15 @@ std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& str
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     train.pacer = &c.pacer;
     train.horizon = now + lookahead;
+    train.booked_bytes = 0;
     sc_time delay = sc_time::from_value(c.pacer.next_issue() - now);
     mem_initiator_socket->b_transport(gp, delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return std::nullopt;
+    if (train.booked_bytes == 0 && len != 0) {
+      // A target that ignores the extension would leave the stream where it was, forever.
+      SC_REPORT_ERROR(name(), "a memory target answered a burst train without booking it (BurstTrain unsupported)");
+      return std::nullopt;
+    }
     last_done = std::max<std::uint64_t>(last_done, now + delay.value());
     (stream.command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += train.booked_bytes;
     c.offset += train.booked_bytes;
