@@ -9,9 +9,9 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "engines/common/tile_engine.h"
+#include "tests/engines/plain_target.h"
 
 using namespace ptosim;
 
@@ -24,15 +24,6 @@ struct IdleEngine : engines::TileEngine {
  protected:
   model::Cycles compute_cycles(const model::ExecPlan&, bool) const override { return model::Cycles(1); }
   model::NumericFlags run_core(const model::ExecPlan&, const model::PePayloads&) const override { return 0; }
-};
-
-// A plain TLM memory: it answers every access OK and knows nothing of BurstTrain.
-struct PlainMemory : sc_core::sc_module {
-  tlm_utils::simple_target_socket<PlainMemory> socket{"socket"};
-  explicit PlainMemory(sc_core::sc_module_name n) : sc_core::sc_module(n) {
-    socket.register_b_transport(this, &PlainMemory::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { gp.set_response_status(tlm::TLM_OK_RESPONSE); }
 };
 
 // Sends one timing-only command reading a 4 KiB operand and keeps the error it raises.
@@ -70,7 +61,7 @@ struct Commander : sc_core::sc_module {
 TEST_CASE("TileEngine: a memory that ignores burst trains stops the run with an error", "[engines]") {
   const engines::TileEngine::StreamParams stream{1024, 256, 256, 4, 256};
   IdleEngine engine("engine", model::ClockParams{1000}, stream);
-  PlainMemory memory("memory");
+  test::PlainTarget memory("memory");  // answers OK, knows nothing of BurstTrain
   Commander commander("commander");
   commander.socket.bind(engine.cmd_target_socket);
   engine.mem_initiator_socket.bind(memory.socket);

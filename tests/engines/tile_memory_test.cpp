@@ -10,11 +10,11 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "engines/common/burst_train.h"
 #include "engines/memory/tile_memory.h"
 #include "interconnect/router/router.h"
+#include "tests/engines/plain_target.h"
 
 using namespace ptosim;
 
@@ -266,13 +266,7 @@ TEST_CASE("Router: forwards DMI requests and translates the granted range", "[en
 
 TEST_CASE("Router: a target's DMI invalidation reaches initiators in their addresses, clipped to its range",
           "[engines]") {
-  struct Target : sc_core::sc_module {
-    tlm_utils::simple_target_socket<Target> socket{"socket"};
-    explicit Target(sc_core::sc_module_name n) : sc_core::sc_module(n) {
-      socket.register_b_transport(this, &Target::b_transport);
-    }
-    void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { gp.set_response_status(tlm::TLM_OK_RESPONSE); }
-  } low("low"), high("high");
+  test::PlainTarget low("low"), high("high");
   Probe probe("probe");
   interconnect::Router router("router", sc_core::SC_ZERO_TIME);
   probe.socket.bind(router.target_socket);
