@@ -19,9 +19,11 @@ class Clocked {
   // Integer arithmetic on the time value: constructing sc_time from a double costs a rounding.
   sc_core::sc_time to_time(model::Cycles c) const { return sc_core::sc_time::from_value(c.count * m_period.value()); }
   /// Whole cycles in `t` (rounded up: a partial cycle occupies the block).
-  std::uint64_t to_cycles(const sc_core::sc_time& t) const {
-    const auto v = t.value(), p = m_period.value();
-    return (v + p - 1) / p;
+  std::uint64_t to_cycles(const sc_core::sc_time& t) const { return to_cycles(t.value()); }
+  /// The same for a time value (an integer multiple of the time resolution).
+  std::uint64_t to_cycles(std::uint64_t time_value) const {
+    const std::uint64_t p = m_period.value();
+    return (time_value + p - 1) / p;
   }
   std::uint64_t now_cycles() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
   /// Simulated time in picoseconds (what traces record).

@@ -140,12 +140,13 @@ void TileMemory::book_train(BurstTrain& train, std::uint64_t addr, std::uint64_t
   // the interconnect added).
   const std::uint64_t stamp = sc_core::sc_time_stamp().value(), period = m_clock.period().value();
   const std::uint64_t hop = stamp + delay.value() - train.pacer->next_issue();
+  const std::uint64_t now = m_clock.now_cycles();
   std::uint64_t done = 0;
   train.booked_bytes = 0;
   do {
     const std::uint64_t burst = std::min(train.burst_bytes, len - train.booked_bytes);
-    const std::uint64_t arrival = (train.pacer->next_issue() + hop + period - 1) / period;  // the next clock edge
-    const std::uint64_t completes = book(stamp / period, arrival, addr + train.booked_bytes, burst) * period;
+    const std::uint64_t arrival = m_clock.to_cycles(train.pacer->next_issue() + hop);  // the next clock edge
+    const std::uint64_t completes = book(now, arrival, addr + train.booked_bytes, burst) * period;
     train.pacer->issued(burst, completes);
     done = std::max(done, completes);
     train.booked_bytes += burst;
