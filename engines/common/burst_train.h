@@ -1,26 +1,30 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// BurstTrain: books an operand transfer's movement in a memory without moving data (the data moves
-// through DMI, or not at all in --timing-only runs). The transaction spans the rest of a transfer;
-// the memory books it as the bursts of `burst_bytes` its initiator would issue one by one, paced by
-// the stream's BurstPacer, and stops after the first burst that would leave after `horizon` (how
-// far the initiator may book ahead of simulated time). The returned delay is when the last of the
-// booked bursts completes. One transaction per train instead of one
-// per burst keeps the interconnect's cost per transfer, not per burst; the bookings are the same.
+// BurstTrain: books operand traffic in a memory without moving data (the data moves through DMI, or
+// not at all in --timing-only runs). It rides on a TLM_IGNORE_COMMAND transaction addressed to the
+// first byte still to book, sent with zero delay at the initiator's current time, so the delay the
+// target receives is what the interconnect adds to every burst. The train holds the concurrent
+// streams one command sends to that memory; the memory books their bursts with
+// model::book_streams up to `horizon` (how far the initiator may book ahead of simulated time),
+// advancing the streams, and returns as delay the completion of the last burst it booked. One
+// transaction per memory and lookahead window, instead of one per burst, keeps the interconnect's
+// cost per command; the bookings are the same.
 #pragma once
 
 #include <cstdint>
 
 #include <tlm>
 
-#include "model/memory/burst_pacer.h"
+#include "model/memory/burst_streams.h"
 
 namespace ptosim::engines {
 
 struct BurstTrain : tlm::tlm_extension<BurstTrain> {
-  model::BurstPacer* pacer = nullptr;  ///< the stream's pacer, in SystemC time values
+  model::BurstStream* const* streams = nullptr;  ///< transfer addresses as the initiator sees them
+  std::size_t stream_count = 0;
+  std::uint64_t origin = 0;  ///< the payload's address as sent: the target maps the streams' addresses alike
   std::uint64_t burst_bytes = 0;
-  std::uint64_t horizon = 0;  ///< no burst leaving after this (time value) is booked, but the first
-  std::uint64_t booked_bytes = 0;  ///< out: bytes booked, from the transaction's address on
+  std::uint64_t horizon = 0;       ///< no burst leaving after this (SystemC time value) is booked
+  std::uint64_t booked_bytes = 0;  ///< out: bytes booked by this transaction
 
   tlm::tlm_extension_base* clone() const override { return new BurstTrain(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const BurstTrain&>(other); }

@@ -60,67 +60,65 @@ void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-std::optional<sc_core::sc_time> TileEngine::issue(const std::vector<Stream>& streams) {
+std::optional<sc_core::sc_time> TileEngine::issue() {
   using sc_core::sc_time;
   tlm::tlm_generic_payload& gp = m_train_payload;  // kept: a payload allocates its extension array
   BurstTrain train;
   train.burst_bytes = m_stream.burst_bytes;
   const ScopedExtension<BurstTrain> attach(gp, train);
+  gp.set_command(tlm::TLM_IGNORE_COMMAND);
   gp.set_byte_enable_ptr(nullptr);
   gp.set_dmi_allowed(false);
   std::uint8_t scratch = 0;
   gp.set_data_ptr(&scratch);
+  for (const model::BurstStream& s : m_streams)
+    for (const model::StreamTransfer& t : s.transfers) (s.write ? m_stats.bytes_written : m_stats.bytes_read) += t.bytes;
   // Times are SystemC time values (integer multiples of the time resolution): integer arithmetic
-  // keeps the per-burst pacing cheap.
-  const std::uint64_t period = m_clock.period().value();
-  const std::uint64_t lookahead = m_stream.lookahead_cycles * period;
+  // keeps the pacing cheap.
+  const std::uint64_t lookahead = m_stream.lookahead_cycles * m_clock.period().value();
+  const std::uint64_t never = ~std::uint64_t{0};
   std::uint64_t now = sc_core::sc_time_stamp().value();
-  while (m_cursors.size() < streams.size())
-    m_cursors.push_back(Cursor{0, 0, model::BurstPacer(period, m_stream.outstanding_requests)});
-  m_pending.clear();  // streams with transfers left, in stream order (ties go to the first)
-  for (std::size_t i = 0; i < streams.size(); ++i) {
-    m_cursors[i].transfer = 0;
-    m_cursors[i].offset = 0;
-    m_cursors[i].pacer.start(now, streams[i].bytes_per_cycle);
-    if (!streams[i].transfers.empty()) m_pending.push_back(i);
-  }
   std::uint64_t last_done = now;
-  while (!m_pending.empty()) {
-    // The stream whose next burst leaves first books a train of bursts, up to the lookahead.
-    auto first = m_pending.begin();
-    for (auto it = first + 1; it != m_pending.end(); ++it)
-      if (m_cursors[*it].pacer.next_issue() < m_cursors[*first].pacer.next_issue()) first = it;
-    const std::size_t next = *first;
-    Cursor& c = m_cursors[next];
-    const Stream& stream = streams[next];
-    const Transfer& t = stream.transfers[c.transfer];
-    if (c.pacer.next_issue() > now + lookahead) {
-      sc_core::wait(sc_time::from_value(c.pacer.next_issue() - lookahead - now));
+  for (;;) {
+    std::uint64_t first = never;
+    for (const model::BurstStream& s : m_streams)
+      if (!s.finished()) first = std::min(first, s.pacer.next_issue());
+    if (first == never) break;
+    if (first > now + lookahead) {
+      sc_core::wait(sc_time::from_value(first - lookahead - now));
       now = sc_core::sc_time_stamp().value();
     }
-    const auto len = static_cast<unsigned int>(t.bytes - c.offset);
-    gp.set_command(stream.command);
-    gp.set_address(t.address + c.offset);
-    gp.set_data_length(len);
-    gp.set_streaming_width(len);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    train.pacer = &c.pacer;
+    // Each memory with a burst due within the lookahead books its streams' bursts up to there.
     train.horizon = now + lookahead;
-    train.booked_bytes = 0;
-    sc_time delay = sc_time::from_value(c.pacer.next_issue() - now);
-    mem_initiator_socket->b_transport(gp, delay);
-    if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return std::nullopt;
-    if (train.booked_bytes == 0 && len != 0) {
-      // A target that ignores the extension would leave the stream where it was, forever.
-      SC_REPORT_ERROR(name(), "a memory target answered a burst train without booking it (BurstTrain unsupported)");
-      return std::nullopt;
-    }
-    last_done = std::max<std::uint64_t>(last_done, now + delay.value());
-    (stream.command == tlm::TLM_READ_COMMAND ? m_stats.bytes_read : m_stats.bytes_written) += train.booked_bytes;
-    c.offset += train.booked_bytes;
-    if (c.offset >= t.bytes) {
-      c.offset = 0;
-      if (++c.transfer == stream.transfers.size()) m_pending.erase(first);
+    for (MemoryStreams& m : m_memories) {
+      const model::BurstStream* lead = nullptr;
+      bool due = false;
+      for (std::size_t i = 0; i < m.count; ++i) {
+        const model::BurstStream& s = *m.streams[i];
+        if (s.finished()) continue;
+        if (!lead) lead = &s;
+        due = due || s.pacer.next_issue() <= train.horizon;
+      }
+      if (!due) continue;
+      const model::StreamTransfer& t = lead->transfers[lead->next];
+      const auto len = static_cast<unsigned int>(t.bytes - lead->offset);
+      gp.set_address(t.address + lead->offset);
+      gp.set_data_length(len);
+      gp.set_streaming_width(len);
+      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      train.streams = m.streams.data();
+      train.stream_count = m.count;
+      train.origin = gp.get_address();
+      train.booked_bytes = 0;
+      sc_time delay = sc_core::SC_ZERO_TIME;
+      mem_initiator_socket->b_transport(gp, delay);
+      if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return std::nullopt;
+      if (train.booked_bytes == 0) {
+        // A target that ignores the extension would leave the streams where they were, forever.
+        SC_REPORT_ERROR(name(), "a memory target answered a burst train without booking it (BurstTrain unsupported)");
+        return std::nullopt;
+      }
+      last_done = std::max<std::uint64_t>(last_done, now + delay.value());
     }
   }
   return sc_time::from_value(last_done);
@@ -142,13 +140,20 @@ void TileEngine::execute(EngineCommand& cmd) {
   // The datapath works on the operands in place; their traffic is timed per PE (each PE's Local
   // memory is its own) and once per Shared operand, all streams starting with the command:
   // streams [0, P) read each PE's sources, P reads the Shared ones, [P + 1, 2P] write the results.
-  m_streams.resize(2 * n_pes + 1);
-  for (std::size_t i = 0; i < m_streams.size(); ++i) {
+  const std::size_t n_streams = 2 * n_pes + 1;
+  if (m_streams.size() != n_streams)
+    m_streams.assign(n_streams, model::BurstStream(model::BurstPacer(m_clock.period().value(), m_stream.outstanding_requests)));
+  const std::uint64_t now = start.value();
+  for (std::size_t i = 0; i < n_streams; ++i) {
     const bool read = i <= n_pes;
-    m_streams[i].command = read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND;
-    m_streams[i].bytes_per_cycle = read ? m_stream.read_bytes_per_cycle : m_stream.write_bytes_per_cycle;
+    m_streams[i].write = !read;
     m_streams[i].transfers.clear();
+    m_streams[i].restart(now, read ? m_stream.read_bytes_per_cycle : m_stream.write_bytes_per_cycle);
   }
+  // A PE's reads and writes go to its Local memory, the Shared reads to the Shared memory.
+  m_memories.clear();
+  for (std::size_t k = 0; k < n_pes; ++k) m_memories.push_back(MemoryStreams{{&m_streams[k], &m_streams[n_pes + 1 + k]}, 2});
+  m_memories.push_back(MemoryStreams{{&m_streams[n_pes], nullptr}, 1});
   std::vector<std::vector<std::uint8_t>> copies;
   for (std::size_t k = 0; k < n_pes; ++k) {
     model::PePayloads io;
@@ -156,7 +161,7 @@ void TileEngine::execute(EngineCommand& cmd) {
     for (const model::SourceOperand& s : plan.sources) {
       const bool shared = s.ref.is_shared();
       const std::uint64_t address = address_map::fragment_address(s.ref.space, s.slot, shared ? 0 : pes[k]);
-      if (!shared || k == 0) m_streams[shared ? n_pes : k].transfers.push_back(Transfer{address, s.desc.storage_bytes()});
+      if (!shared || k == 0) m_streams[shared ? n_pes : k].transfers.push_back({address, s.desc.storage_bytes()});
       if (cmd.timing_only) continue;
       const std::uint8_t* in = direct(address, s.desc.storage_bytes());
       // A source whose register this bundle's own result takes over (queue policy) is read old.
@@ -168,7 +173,7 @@ void TileEngine::execute(EngineCommand& cmd) {
     }
     for (const model::DestOperand& d : plan.dests) {
       const std::uint64_t address = address_map::fragment_address(model::TileRef::Space::Local, d.slot, pes[k]);
-      m_streams[n_pes + 1 + k].transfers.push_back(Transfer{address, d.desc.storage_bytes()});
+      m_streams[n_pes + 1 + k].transfers.push_back({address, d.desc.storage_bytes()});
       if (cmd.timing_only) continue;
       std::uint8_t* out = direct(address, d.desc.capacity_bytes);
       std::memset(out, 0, d.desc.capacity_bytes);  // a new tile's payload starts as zero bits
@@ -180,7 +185,7 @@ void TileEngine::execute(EngineCommand& cmd) {
     }
   }
   const model::Cycles compute = compute_cycles(plan, from_idle);
-  const auto streams_done = issue(m_streams);
+  const auto streams_done = issue();
   if (!streams_done) SC_REPORT_ERROR(name(), "tile memory rejected an operand access (address map error)");
   const sc_core::sc_time done = std::max(start + m_clock.to_time(compute), streams_done.value_or(start));
 

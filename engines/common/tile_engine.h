@@ -7,6 +7,7 @@
 // model gives. Derived engines supply only the core and the compute-time formula.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -20,7 +21,7 @@
 
 #include "engines/common/clocked.h"
 #include "engines/common/engine_command.h"
-#include "model/memory/burst_pacer.h"
+#include "model/memory/burst_streams.h"
 #include "traces/vcd_recorder.h"
 
 namespace ptosim::engines {
@@ -69,26 +70,20 @@ class TileEngine : public sc_core::sc_module {
   virtual model::NumericFlags run_core(const model::ExecPlan& plan, const model::PePayloads& io) const = 0;
 
  private:
-  /// One operand fragment whose movement is timed.
-  struct Transfer {
-    std::uint64_t address;
-    std::uint64_t bytes;
-  };
-  /// Transfers of one direction that follow each other at one rate from the command's start (a
-  /// PE's sources, say).
-  struct Stream {
-    tlm::tlm_command command;
-    std::uint64_t bytes_per_cycle;
-    std::vector<Transfer> transfers;
+  /// The streams of a command that go to one memory (a PE's sources and results, or the Shared
+  /// sources).
+  struct MemoryStreams {
+    std::array<model::BurstStream*, 2> streams;
+    std::size_t count;
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void execute(EngineCommand& cmd);
-  /// Issues the bursts of all `streams` (which run in parallel from now, each at its own rate) as
-  /// trains, one per transfer, in order of the trains' first issue times, booking at most the
+  /// Books the bursts of the command's streams (which run in parallel from its start, each at its
+  /// own rate) with one burst train per memory and lookahead window, never booking beyond the
   /// lookahead ahead of simulated time; returns when the last burst completes, or nothing on a
   /// memory error.
-  std::optional<sc_core::sc_time> issue(const std::vector<Stream>& streams);
+  std::optional<sc_core::sc_time> issue();
   /// Direct access to `bytes` of tile memory at `address` (DMI, cached per granted region).
   std::uint8_t* direct(std::uint64_t address, std::uint64_t bytes);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
@@ -97,16 +92,10 @@ class TileEngine : public sc_core::sc_module {
   StreamParams m_stream;
   EngineStats m_stats;
   std::vector<tlm::tlm_dmi> m_dmi;
-  // Per-command scratch, kept to avoid reallocating on every command.
-  std::vector<Stream> m_streams;
-  /// Where a stream is: transfer index, offset in it, and the pacer of its bursts.
-  struct Cursor {
-    std::size_t transfer;
-    std::uint64_t offset;
-    model::BurstPacer pacer;
-  };
-  std::vector<Cursor> m_cursors;  ///< per stream; the first streams.size() are in use
-  std::vector<std::size_t> m_pending;
+  // Per-command scratch, kept to avoid reallocating on every command: streams [0, P) read each
+  // PE's sources, P reads the Shared ones, [P + 1, 2P] write the results.
+  std::vector<model::BurstStream> m_streams;
+  std::vector<MemoryStreams> m_memories;
   tlm::tlm_generic_payload m_train_payload;
   sc_core::sc_time m_last_done;
   traces::TracedValue m_busy;

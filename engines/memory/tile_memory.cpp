@@ -97,8 +97,14 @@ bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
 }
 
 void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  auto* train = gp.get_extension<BurstTrain>();
   if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    const bool ok = !train || book_train(*train, train->origin - gp.get_address(), delay);
+    gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (train) {  // trains move no data: they ride on TLM_IGNORE_COMMAND only
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
   // Tile payloads move as whole, contiguous bytes: no byte enables, no streaming.
@@ -111,18 +117,13 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     return;
   }
   const std::uint64_t addr = gp.get_address(), len = gp.get_data_length();
-  auto* train = gp.get_extension<BurstTrain>();
-  if (train ? !slot_of(addr, len, false) : !move_data(gp)) {
+  if (!move_data(gp)) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  if (train) {
-    book_train(*train, addr, len, delay);
-  } else {
-    const sc_core::sc_time stamp = sc_core::sc_time_stamp();
-    delay = m_clock.to_time(model::Cycles(book(m_clock.now_cycles(), m_clock.to_cycles(stamp + delay), addr, len))) - stamp;
-  }
-  (gp.is_read() ? m_bytes_read : m_bytes_written) += train ? train->booked_bytes : len;
+  const sc_core::sc_time stamp = sc_core::sc_time_stamp();
+  delay = m_clock.to_time(model::Cycles(book(m_clock.now_cycles(), m_clock.to_cycles(stamp + delay), addr, len))) - stamp;
+  (gp.is_read() ? m_bytes_read : m_bytes_written) += len;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -135,23 +136,30 @@ std::uint64_t TileMemory::book(std::uint64_t now, std::uint64_t arrival, std::ui
   return grant.done;
 }
 
-void TileMemory::book_train(BurstTrain& train, std::uint64_t addr, std::uint64_t len, sc_core::sc_time& delay) {
-  // The pacer speaks the initiator's times; the bursts reach this memory `hop` later (the delay
-  // the interconnect added).
+bool TileMemory::book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_time& delay) {
+  // Every transfer still to book must lie in one slot, or nothing is booked.
+  for (std::size_t i = 0; i < train.stream_count; ++i) {
+    const model::BurstStream& s = *train.streams[i];
+    for (std::size_t t = s.next; t < s.transfers.size(); ++t)
+      if (!slot_of(s.transfers[t].address - shift, s.transfers[t].bytes, false)) return false;
+  }
+  // The pacers speak the initiator's times; the bursts reach this memory `hop` later (the delay the
+  // interconnect added to the train, sent with none).
   const std::uint64_t stamp = sc_core::sc_time_stamp().value(), period = m_clock.period().value();
-  const std::uint64_t hop = stamp + delay.value() - train.pacer->next_issue();
-  const std::uint64_t now = m_clock.now_cycles();
-  std::uint64_t done = 0;
-  train.booked_bytes = 0;
-  do {
-    const std::uint64_t burst = std::min(train.burst_bytes, len - train.booked_bytes);
-    const std::uint64_t arrival = m_clock.to_cycles(train.pacer->next_issue() + hop);  // the next clock edge
-    const std::uint64_t completes = book(now, arrival, addr + train.booked_bytes, burst) * period;
-    train.pacer->issued(burst, completes);
-    done = std::max(done, completes);
-    train.booked_bytes += burst;
-  } while (train.booked_bytes < len && train.pacer->next_issue() <= train.horizon);
+  const std::uint64_t hop = delay.value();
+  const std::uint64_t now = stamp / period;
+  std::uint64_t done = stamp;
+  train.booked_bytes = model::book_streams(
+      train.streams, train.stream_count, train.burst_bytes, train.horizon,
+      [&](const model::BurstStream& s, std::uint64_t addr, std::uint64_t bytes) {
+        const std::uint64_t arrival = m_clock.to_cycles(s.pacer.next_issue() + hop);  // the next clock edge
+        const std::uint64_t completes = book(now, arrival, addr - shift, bytes) * period;
+        (s.write ? m_bytes_written : m_bytes_read) += bytes;
+        done = std::max(done, completes);
+        return completes;
+      });
   delay = sc_core::sc_time::from_value(done - stamp);
+  return true;
 }
 
 unsigned int TileMemory::transport_dbg(tlm::tlm_generic_payload& gp) {

@@ -3,7 +3,7 @@
 // around model::TileStorage. Slot s occupies [s * slot_stride, (s + 1) * slot_stride). Access
 // timing (ports, banks, latency) comes from model::MemoryPortModel. It grants DMI per slot (and
 // revokes it when a slot's storage grows and moves), serves debug transport, and times
-// transactions that carry a BurstTrain extension as bursts, without moving data.
+// TLM_IGNORE_COMMAND transactions that carry a BurstTrain extension as bursts, without moving data.
 #pragma once
 
 #include <cstdint>
@@ -49,8 +49,9 @@ class TileMemory : public sc_core::sc_module {
   /// Books an access arriving at cycle `arrival` on the ports (it is cycle `now`); returns the
   /// cycle it completes.
   std::uint64_t book(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr, std::uint64_t len);
-  /// Books `train`'s bursts of [addr, addr + len); `delay` becomes the last completion.
-  void book_train(BurstTrain& train, std::uint64_t addr, std::uint64_t len, sc_core::sc_time& delay);
+  /// Books `train`'s bursts, its addresses `shift` above this memory's; `delay` becomes the last
+  /// completion. False (nothing booked) if a transfer lies outside a slot.
+  bool book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_time& delay);
   /// Copies between the payload and storage; returns false on an out-of-slot access.
   bool move_data(tlm::tlm_generic_payload& gp);
   void update_port_trace();

@@ -12,6 +12,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "engines/common/burst_train.h"
+#include "engines/common/scoped_extension.h"
 #include "engines/memory/tile_memory.h"
 #include "interconnect/router/router.h"
 #include "tests/engines/plain_target.h"
@@ -107,24 +108,43 @@ TEST_CASE("TileMemory: data round trip with debug transport and address errors",
   CHECK(gp.get_response_status() == tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
   gp.set_byte_enable_ptr(nullptr);
 
-  // A burst train is timed but moves nothing.
-  model::BurstPacer pacer(1000, 1);
-  pacer.start(0, 4);
+  // A burst train is timed but moves nothing; it rides on TLM_IGNORE_COMMAND only.
+  model::BurstStream write(model::BurstPacer(1000, 1));
+  write.write = true;
+  write.transfers = {{1024 + 8, 4}};
+  write.restart(0, 4);
+  model::BurstStream* const streams[] = {&write};
   engines::BurstTrain no_data;
-  no_data.pacer = &pacer;
+  no_data.streams = streams;
+  no_data.stream_count = 1;
+  no_data.origin = 1024 + 8;
   no_data.burst_bytes = 4;
   std::uint8_t other[4] = {9, 9, 9, 9};
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(1024 + 8);
   gp.set_data_ptr(other);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   gp.set_extension(&no_data);
   delay = sc_core::SC_ZERO_TIME;
   probe.socket->b_transport(gp, delay);
-  gp.clear_extension(&no_data);
+  CHECK(gp.get_response_status() == tlm::TLM_COMMAND_ERROR_RESPONSE);
+  CHECK(no_data.booked_bytes == 0);
+  gp.set_command(tlm::TLM_IGNORE_COMMAND);
+  probe.socket->b_transport(gp, delay);
   CHECK(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
   CHECK(no_data.booked_bytes == 4);
+  CHECK(write.finished());
+  CHECK(mem.bytes_written() == 8);
+  // A train with a transfer outside every slot books nothing.
+  write.transfers = {{1024 - 2, 4}};
+  write.restart(0, 4);
+  no_data.booked_bytes = 0;
+  probe.socket->b_transport(gp, delay);
+  gp.clear_extension(&no_data);
+  CHECK(gp.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  CHECK(no_data.booked_bytes == 0);
+  CHECK(mem.ports().accesses() == 2);
   gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(1024 + 8);
   gp.set_data_ptr(in);
   probe.socket->transport_dbg(gp);
   CHECK(in[0] == 1);
@@ -140,45 +160,93 @@ TEST_CASE("TileMemory: a single stream runs at the port bandwidth", "[engines]")
   CHECK(mem.ports().wait_cycles() == 0);
 }
 
+namespace {
+
+// Sends `train` (addressed at `address`) with zero delay and returns the delay it comes back with.
+sc_core::sc_time send_train(Probe& probe, engines::BurstTrain& train, std::uint64_t address) {
+  std::uint8_t scratch = 0;
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_IGNORE_COMMAND);
+  gp.set_address(address);
+  gp.set_data_ptr(&scratch);
+  gp.set_data_length(1);
+  gp.set_streaming_width(1);
+  train.origin = address;
+  train.booked_bytes = 0;
+  const engines::ScopedExtension<engines::BurstTrain> attach(gp, train);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  probe.socket->b_transport(gp, delay);
+  REQUIRE(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
+  return delay;
+}
+
+}  // namespace
+
 TEST_CASE("TileMemory: a burst train books the bursts its pacer issues, up to the horizon", "[engines]") {
   engines::TileMemory mem("mem", 4, 65536, kOnePort, kClock);
   Probe probe("probe");
   probe.socket.bind(mem.target_socket);
   // Bursts of 256 bytes (4 cycles on the port, then 2 of latency) leaving every 8 cycles.
-  model::BurstPacer pacer(1000, 4);
-  pacer.start(0, 32);
+  model::BurstStream read(model::BurstPacer(1000, 4));
+  read.transfers = {{0, 1024}};
+  read.restart(0, 32);
+  model::BurstStream* const streams[] = {&read};
   engines::BurstTrain train;
-  train.pacer = &pacer;
+  train.streams = streams;
+  train.stream_count = 1;
   train.burst_bytes = 256;
   train.horizon = 10 * 1000;
-  std::uint8_t scratch = 0;
-  tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_READ_COMMAND);
-  gp.set_address(0);
-  gp.set_data_ptr(&scratch);
-  gp.set_data_length(1024);
-  gp.set_streaming_width(1024);
-  gp.set_extension(&train);
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  probe.socket->b_transport(gp, delay);
   // The bursts leaving at cycles 0 and 8 are within the horizon, the one at 16 is not.
-  CHECK(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
+  CHECK(send_train(probe, train, 0) == sc_core::sc_time(14 * 1000, sc_core::SC_PS));
   CHECK(train.booked_bytes == 512);
-  CHECK(delay == sc_core::sc_time(14 * 1000, sc_core::SC_PS));
-  CHECK(pacer.next_issue() == 16 * 1000);
+  CHECK(read.offset == 512);
+  CHECK(read.pacer.next_issue() == 16 * 1000);
   // The rest of the transfer, with the horizon out of the way, carries on the same pacing.
-  gp.set_address(512);
-  gp.set_data_length(512);
-  gp.set_streaming_width(512);
   train.horizon = ~std::uint64_t{0};
-  delay = sc_core::sc_time(16 * 1000, sc_core::SC_PS);
-  probe.socket->b_transport(gp, delay);
-  gp.clear_extension(&train);
+  CHECK(send_train(probe, train, 512) == sc_core::sc_time(30 * 1000, sc_core::SC_PS));
   CHECK(train.booked_bytes == 512);
-  CHECK(delay == sc_core::sc_time(30 * 1000, sc_core::SC_PS));
+  CHECK(read.finished());
   CHECK(mem.ports().accesses() == 4);
   CHECK(mem.ports().wait_cycles() == 0);
   CHECK(mem.bytes_read() == 1024);
+}
+
+TEST_CASE("TileMemory: a train's streams book in issue order, a transfer at a time, behind the router's latency",
+          "[engines]") {
+  engines::TileMemory mem("mem", 4, 65536, kOnePort, kClock);
+  interconnect::Router router("router", sc_core::sc_time(3000, sc_core::SC_PS));
+  Probe probe("probe");
+  probe.socket.bind(router.target_socket);
+  router.initiator_socket.bind(mem.target_socket);
+  constexpr std::uint64_t kBase = 0x10000000;
+  router.map(0, model::AddressRange{kBase, mem.size_bytes()}, "mem");
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // binds the router's sockets
+  // Reads of two 512-byte fragments every 8 cycles per 256-byte burst, and a write of one 256-byte
+  // fragment starting at the same time: the read stream's first transfer goes first (a tie goes to
+  // the earlier stream), then the write (due at 0, before the read's next burst at 16).
+  model::BurstStream read(model::BurstPacer(1000, 4)), write(model::BurstPacer(1000, 4));
+  read.transfers = {{kBase, 512}, {kBase + 65536, 512}};
+  read.restart(0, 32);
+  write.write = true;
+  write.transfers = {{kBase + 2 * 65536, 256}};
+  write.restart(0, 64);
+  model::BurstStream* const streams[] = {&read, &write};
+  engines::BurstTrain train;
+  train.streams = streams;
+  train.stream_count = 2;
+  train.burst_bytes = 256;
+  train.horizon = ~std::uint64_t{0};
+  // Arrivals 3 cycles after leaving: reads at 3 and 11 take the port for [3, 7) and [11, 15); the
+  // write arrives at 3 and waits for the port until 7, [7, 11); the second fragment's reads leave
+  // at 16 and 24: [19, 23) and [27, 31), done at 33.
+  CHECK(send_train(probe, train, kBase) == sc_core::sc_time(33 * 1000, sc_core::SC_PS));
+  CHECK(train.booked_bytes == 1280);
+  CHECK(read.finished());
+  CHECK(write.finished());
+  CHECK(mem.ports().accesses() == 5);
+  CHECK(mem.ports().wait_cycles() == 4);
+  CHECK(mem.bytes_read() == 1024);
+  CHECK(mem.bytes_written() == 256);
 }
 
 TEST_CASE("TileMemory: two streams through the router into one port contend and both slow down", "[engines]") {
