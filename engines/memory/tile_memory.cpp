@@ -50,8 +50,8 @@ void TileMemory::update_port_trace() {
 }
 
 std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len, bool storage) {
-  const std::uint64_t slot = addr / m_slot_stride, offset = addr % m_slot_stride;
-  if (slot >= m_storage.slot_count() || offset + len > m_slot_stride) return std::nullopt;
+  const std::uint64_t slot = m_slot_stride.quotient(addr), offset = m_slot_stride.remainder(addr);
+  if (slot >= m_storage.slot_count() || offset + len > m_slot_stride.divisor()) return std::nullopt;
   const auto s = static_cast<unsigned>(slot);
   if (storage && m_storage.size(s) < offset + len) {
     // Storage grows to what tiles use (a power of two), not to the slot's full stride: first
@@ -62,7 +62,7 @@ std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t le
     const std::uint8_t* before = m_storage.size(s) != 0 ? m_storage.data(s) : nullptr;
     m_storage.grow(s, size);
     if (before && before != m_storage.data(s))
-      target_socket->invalidate_direct_mem_ptr(slot * m_slot_stride, slot * m_slot_stride + m_slot_stride - 1);
+      target_socket->invalidate_direct_mem_ptr(slot * m_slot_stride.divisor(), (slot + 1) * m_slot_stride.divisor() - 1);
   }
   return s;
 }
@@ -71,7 +71,7 @@ bool TileMemory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& 
   // The request's data length says how much of the slot the initiator needs (at least a byte).
   const auto s = slot_of(gp.get_address(), std::max<std::uint64_t>(1, gp.get_data_length()), true);
   if (!s) return false;
-  const std::uint64_t base = std::uint64_t{*s} * m_slot_stride;
+  const std::uint64_t base = std::uint64_t{*s} * m_slot_stride.divisor();
   dmi.set_dmi_ptr(m_storage.data(*s));
   dmi.set_start_address(base);
   dmi.set_end_address(base + m_storage.size(*s) - 1);
@@ -87,7 +87,7 @@ bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
   if (gp.get_byte_enable_ptr()) return false;  // tile payloads move whole bytes
   const auto s = slot_of(addr, len, true);
   if (!s) return false;
-  const std::uint64_t offset = addr % m_slot_stride;
+  const std::uint64_t offset = m_slot_stride.remainder(addr);
   if (gp.is_read()) {
     std::memcpy(gp.get_data_ptr(), m_storage.data(*s) + offset, len);
   } else if (gp.is_write()) {

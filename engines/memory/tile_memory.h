@@ -16,6 +16,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "engines/common/clocked.h"
+#include "model/common/invariant_divisor.h"
 #include "model/memory/port_model.h"
 #include "model/state/tile_storage.h"
 #include "traces/vcd_recorder.h"
@@ -32,7 +33,7 @@ class TileMemory : public sc_core::sc_module {
   TileMemory(sc_core::sc_module_name name, unsigned slots, std::uint64_t slot_stride,
              const model::MemoryParams& params, const model::ClockParams& clock);
 
-  std::uint64_t size_bytes() const { return std::uint64_t{m_storage.slot_count()} * m_slot_stride; }
+  std::uint64_t size_bytes() const { return std::uint64_t{m_storage.slot_count()} * m_slot_stride.divisor(); }
   std::uint64_t bytes_read() const { return m_bytes_read; }
   std::uint64_t bytes_written() const { return m_bytes_written; }
   const model::MemoryPortModel& ports() const { return m_ports; }
@@ -57,7 +58,7 @@ class TileMemory : public sc_core::sc_module {
   void update_port_trace();
 
   Clocked m_clock;
-  std::uint64_t m_slot_stride;
+  model::InvariantDivisor m_slot_stride;
   model::TileStorage m_storage;
   model::MemoryPortModel m_ports;
   std::uint64_t m_bytes_read = 0;

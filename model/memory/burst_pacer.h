@@ -29,7 +29,10 @@ class BurstPacer {
   std::uint64_t m_period;
   std::uint64_t m_rate = 1;
   std::vector<std::uint64_t> m_in_flight;  ///< completion times, a ring of the last `outstanding`
-  std::size_t m_issued = 0;
+  std::size_t m_oldest = 0;                ///< the ring slot of the request `outstanding` back
+  // Bursts mostly have one size: the time one takes is kept.
+  std::uint64_t m_step_bytes = 0;
+  std::uint64_t m_step = 0;
 };
 
 }  // namespace ptosim::model

@@ -7,10 +7,11 @@
 namespace ptosim::model {
 
 MemoryPortModel::MemoryPortModel(const MemoryParams& params)
-    : m_params(params), m_calendar(params.ports), m_port_bytes(params.ports, 0), m_port_busy(params.ports, 0) {}
+    : m_params(params), m_port_width(params.bytes_per_cycle), m_bank_width(params.bank_width_bytes), m_banks(params.banks),
+      m_calendar(params.ports), m_port_bytes(params.ports, 0), m_port_busy(params.ports, 0) {}
 
 std::uint64_t MemoryPortModel::occupancy(std::uint64_t bytes) const {
-  return std::max<std::uint64_t>(1, (bytes + m_params.bytes_per_cycle - 1) / m_params.bytes_per_cycle);
+  return std::max<std::uint64_t>(1, m_port_width.quotient_up(bytes));
 }
 
 std::uint64_t MemoryPortModel::earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const {
@@ -38,7 +39,7 @@ MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t
     }
   }
   // A concurrent access on another port that starts in the same bank wins that bank first.
-  const std::uint64_t bank = (addr / m_params.bank_width_bytes) % m_params.banks;
+  const std::uint64_t bank = m_banks.remainder(m_bank_width.quotient(addr));
   for (unsigned p = 0; p < m_calendar.size() && !g.bank_conflict; ++p) {
     if (p == g.port) continue;
     const auto& cal = m_calendar[p];

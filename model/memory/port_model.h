@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/common/invariant_divisor.h"
 #include "model/params/platform_params.h"
 
 namespace ptosim::model {
@@ -47,6 +48,9 @@ class MemoryPortModel {
   std::uint64_t earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const;
 
   MemoryParams m_params;
+  InvariantDivisor m_port_width;  ///< bytes per cycle
+  InvariantDivisor m_bank_width;
+  InvariantDivisor m_banks;
   std::vector<std::vector<Booking>> m_calendar;  ///< per port, sorted by start
   std::vector<std::uint64_t> m_port_bytes;
   std::vector<std::uint64_t> m_port_busy;
