@@ -40,7 +40,9 @@ best() {
 seconds() { awk '{ for (i = 1; i < NF; ++i) if ($(i + 1) == "s") print $i }' <<<"$1"; }
 
 echo "== platform: simulated cycles and bundles per wall-clock second"
-for w in "$root"/examples/*.pto "--workload sfu128:${QUICK:+20}${QUICK:-200}" "--workload gemm:${QUICK:+20}${QUICK:-200}"; do
+# The 128x128 workloads run long enough (0.1 s and more) for the per-bundle cost to dominate the
+# fixed cost of starting a simulation, which the section after this one shows on its own.
+for w in "$root"/examples/*.pto "--workload sfu128:${QUICK:+200}${QUICK:-2000}" "--workload gemm:${QUICK:+20}${QUICK:-200}"; do
   # shellcheck disable=SC2086
   functional=$(best $w --mode functional)
   # shellcheck disable=SC2086
@@ -53,6 +55,10 @@ for w in "$root"/examples/*.pto "--workload sfu128:${QUICK:+20}${QUICK:-200}" "-
   awk -v p="$(seconds "$full")" -v f="$(seconds "$functional")" -v t="$(seconds "$traced")" \
     'BEGIN { printf("   platform / functional cores = %.2f, traced / untraced = %.2f\n", f > 0 ? p / f : 0, p > 0 ? t / p : 0) }'
 done
+echo
+echo "== start-up: one round of the SFU workload (elaboration, thread stacks, first touches of tile memory)"
+best --workload sfu128:1 --mode functional
+best --workload sfu128:1 --mode platform
 echo
 echo "== timing-only mode on a large tiled GEMM and a 128x128 SFU workload"
 best --workload "gemm:${QUICK:+2000}${QUICK:-20000}" --mode timing-only

@@ -31,7 +31,7 @@ MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t
   const std::uint64_t occ = occupancy(bytes);
   Grant g;
   g.start = ~std::uint64_t{0};
-  for (unsigned p = 0; p < m_calendar.size(); ++p) {
+  for (unsigned p = 0; p < m_calendar.size() && g.start != arrival; ++p) {  // none starts before arrival
     const std::uint64_t s = earliest_fit(p, arrival, occ);
     if (s < g.start) {
       g.start = s;
