@@ -18,8 +18,10 @@ std::uint64_t MemoryPortModel::earliest_fit(unsigned port, std::uint64_t t, std:
   // Bookings of a port never overlap, so their ends are sorted like their starts.
   const auto& cal = m_calendar[port];
   if (cal.empty() || cal.back().end <= t) return t;  // the common case: nothing booked from t on
-  for (auto it = std::partition_point(cal.begin(), cal.end(), [t](const Booking& b) { return b.end <= t; });
-       it != cal.end(); ++it) {
+  // Requests arrive close to the latest bookings: search from the back.
+  auto it = std::prev(cal.end());
+  while (it != cal.begin() && std::prev(it)->end > t) --it;  // the first booking ending after t
+  for (; it != cal.end(); ++it) {
     if (it->start >= t + occ) break;  // the gap before this booking holds the access
     t = it->end;
   }
@@ -44,8 +46,9 @@ MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t
     if (p == g.port) continue;
     const auto& cal = m_calendar[p];
     if (cal.empty() || cal.back().start < g.start) continue;  // nothing starts there at or after g.start
-    const auto it = std::partition_point(cal.begin(), cal.end(), [&g](const Booking& b) { return b.start < g.start; });
-    g.bank_conflict = it != cal.end() && it->start == g.start && it->bank == bank;
+    auto it = std::prev(cal.end());
+    while (it != cal.begin() && std::prev(it)->start >= g.start) --it;  // the first booking starting at or after g.start
+    g.bank_conflict = it->start == g.start && it->bank == bank;
   }
   if (g.bank_conflict) g.start = earliest_fit(g.port, g.start + 1, occ);
 
