@@ -64,11 +64,16 @@ void write_padding(const DestOperand& d, std::uint8_t* bytes) {
 }
 
 Definedness result_definedness(const DestOperand& d) {
-  const TileDescriptor& t = d.desc;
-  if (d.defines_whole_tile || d.pad) return Definedness(t.element_count(), true);
-  Definedness defined(t.element_count(), false);
-  defined.set_rect(t.valid_rows, t.valid_cols, t.cols);
+  Definedness defined;
+  set_result_definedness(d, defined);
   return defined;
+}
+
+void set_result_definedness(const DestOperand& d, Definedness& out) {
+  const TileDescriptor& t = d.desc;
+  const bool whole = d.defines_whole_tile || d.pad;
+  out.assign(t.element_count(), whole);
+  if (!whole) out.set_rect(t.valid_rows, t.valid_cols, t.cols);
 }
 
 }  // namespace ptosim::model
