@@ -78,6 +78,25 @@ TEST_CASE("Layouts map [r,c] to storage order", "[state]") {
   CHECK(storage_index(d, 17, 9) == (1 * 2 + 1) * 128 + 1 * 8 + 1);
 }
 
+TEST_CASE("CELL shapes of every layout and DataType (cell_shape is served from a table)", "[state]") {
+  for (int l = 0; l < 7; ++l) {
+    const auto layout = static_cast<Layout>(l);
+    for (DataType t : kAllDataTypes) {
+      const auto cell = cell_shape(layout, t);
+      const unsigned bits = element_bits(t);
+      INFO(layout_name(layout) << " " << data_type_name(t));
+      if (!is_cube_layout(layout) || bits == 64 || t == DataType::HiF4X2) {
+        CHECK_FALSE(cell);
+        continue;
+      }
+      REQUIRE(cell);
+      CHECK(cell->rows * cell->cols * bits == kCellBytes * 8);
+      if (layout == Layout::CubeN8) CHECK(cell->cols == 8);
+      else CHECK(cell->rows == (layout == Layout::CubeM16 ? 16U : 32U));
+    }
+  }
+}
+
 TEST_CASE("CUBE CELL layouts: storage shapes and CELL index mapping", "[state]") {
   // M16 FP16: CELL 16 x 4; a 16 x 10 valid shape stores 16 x 12 (3 CELLs).
   auto m16 = cube_storage_shape(Layout::CubeM16, DataType::FP16, 16, 10);
