@@ -6,14 +6,6 @@
 
 namespace ptosim::model {
 
-namespace {
-
-bool region_defined(const Definedness& defined, const TileDescriptor& d) {
-  return defined.size() >= d.element_count() && defined.rect_defined(d.valid_rows, d.valid_cols, d.cols);
-}
-
-}  // namespace
-
 const char* allocation_policy_name(AllocationPolicy p) { return p == AllocationPolicy::Asl ? "asl" : "queue"; }
 
 std::optional<AllocationPolicy> allocation_policy_from_name(std::string_view name) {
@@ -21,9 +13,6 @@ std::optional<AllocationPolicy> allocation_policy_from_name(std::string_view nam
   if (name == "queue") return AllocationPolicy::Queue;
   return std::nullopt;
 }
-
-bool LocalTile::valid_region_defined(int pe) const { return region_defined(defined[pe], desc); }
-bool SharedTile::valid_region_defined() const { return region_defined(defined, desc); }
 
 std::optional<AllocationSpec> allocation_spec_from_text(std::string_view text) {
   if (const auto p = allocation_policy_from_name(text)) return AllocationSpec{*p, kHandSize};

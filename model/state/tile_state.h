@@ -38,6 +38,12 @@ struct AllocationSpec {
 std::optional<AllocationSpec> allocation_spec_from_text(std::string_view text);
 
 
+/// Every element of the valid rectangle of a fragment with descriptor `d` is defined. Inline:
+/// preflight asks it of every source on every participating PE.
+inline bool region_defined(const Definedness& defined, const TileDescriptor& d) {
+  return defined.size() >= d.element_count() && defined.rect_defined(d.valid_rows, d.valid_cols, d.cols);
+}
+
 struct LocalTile {
   bool allocated = false;
   TileDescriptor desc;
@@ -47,7 +53,7 @@ struct LocalTile {
     return defined[pe].test(std::uint64_t{r} * desc.cols + c);
   }
   /// Every element of the valid rectangle of PE `pe`'s fragment is defined.
-  bool valid_region_defined(int pe) const;
+  bool valid_region_defined(int pe) const { return region_defined(defined[pe], desc); }
 };
 
 struct SharedTile {
@@ -58,7 +64,7 @@ struct SharedTile {
   bool published = false;
   Definedness defined;     ///< one fragment shared by every PE of the core
 
-  bool valid_region_defined() const;
+  bool valid_region_defined() const { return region_defined(defined, desc); }
 };
 
 /// A destination to allocate: its hand (0..3 = T, U, M, N) and descriptor.
