@@ -68,14 +68,15 @@ std::uint64_t TileState::capacity_in_use() const {
   return *std::max_element(used.begin(), used.end());
 }
 
-Status TileState::check_allocation(const std::vector<DestinationRequest>& requests) const {
+Status TileState::check_requests(const DestinationRequest* requests, std::size_t count) const {
   std::array<std::uint64_t, kPeCount> in_use = capacity_per_pe();
   // The state as the requests so far would leave it.
   std::array<Charge, kLocalTileCount> charges = m_local_charge;
   std::uint64_t taken = 0;  ///< slots given to earlier requests
   auto order = m_order;
 
-  for (const DestinationRequest& req : requests) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const DestinationRequest& req = requests[i];
     const char hand = kHandLetters[req.hand];
     if (const auto problem = descriptor_problem(req.desc))
       return fault(FaultCode::TileAllocation,

@@ -113,7 +113,11 @@ class TileState {
 
   /// Checks that every request can be placed (free register in its hand, capacity) without changing
   /// anything; TileAllocation fault otherwise.
-  Status check_allocation(const std::vector<DestinationRequest>& requests) const;
+  Status check_allocation(const std::vector<DestinationRequest>& requests) const {
+    return check_requests(requests.data(), requests.size());
+  }
+  /// The same for a single request, without building a list for it.
+  Status check_allocation(const DestinationRequest& request) const { return check_requests(&request, 1); }
   /// Places every request in order (all-or-nothing) and returns their architectural names. New
   /// tiles start fully undefined. Under the Queue policy, older results of the hand shift by one
   /// and the one pushed past X#16 is released.
@@ -140,6 +144,8 @@ class TileState {
   };
   /// Re-charges the tiles marked by mutable access since the last capacity query.
   void reconcile_capacity() const;
+  /// check_allocation of requests[0, count).
+  Status check_requests(const DestinationRequest* requests, std::size_t count) const;
 
   AllocationPolicy m_policy;
   unsigned m_queue_depth;

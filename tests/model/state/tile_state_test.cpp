@@ -190,6 +190,26 @@ TEST_CASE("Allocation is all-or-nothing and charges TSize on every PE of the mas
   CHECK_FALSE(s.local(32).allocated);
 }
 
+TEST_CASE("A single destination request is checked exactly as a one-element list", "[state]") {
+  TileState s(AllocationPolicy::Queue);
+  const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
+  const DestinationRequest fits{0, big};
+  CHECK_FALSE(s.check_allocation(fits));
+  CHECK_FALSE(s.check_allocation(std::vector<DestinationRequest>{fits}));
+  for (int i = 0; i < 4; ++i) REQUIRE(s.allocate({{static_cast<unsigned>(i), big}}));  // every PE full
+  const auto single = s.check_allocation(DestinationRequest{1, big});
+  const auto list = s.check_allocation(std::vector<DestinationRequest>{{1, big}});
+  REQUIRE(single);
+  REQUIRE(list);
+  CHECK(single->code == list->code);
+  CHECK(single->rule == list->rule);
+  TileDescriptor broken = big;
+  broken.cols = 3;
+  const auto illegal = s.check_allocation(DestinationRequest{2, broken});
+  REQUIRE(illegal);
+  CHECK(illegal->rule == s.check_allocation(std::vector<DestinationRequest>{{2, broken}})->rule);
+}
+
 TEST_CASE("Capacity in use follows tiles changed through the mutable accessors", "[state]") {
   TileState s(AllocationPolicy::Queue, 2);
   const TileDescriptor d = row_major(DataType::FP32, 1024, 1, 256, 1);
