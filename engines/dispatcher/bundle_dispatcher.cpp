@@ -190,10 +190,11 @@ void BundleDispatcher::dispatch_thread() {
     // A destination may reuse a slot an older bundle still reads (queue policy) or writes: wait.
     set_state(State::WaitReorder);
     stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, 1);
-    auto names = m_state.allocate(m_requests);
+    // Checked above; only this thread allocates, and completions change no descriptor meanwhile.
+    std::vector<model::TileRef> names = m_state.allocate_checked(m_requests);
     for (std::size_t i = 0; i < plan.dests.size(); ++i) {
-      plan.dests[i].ref = (*names)[i];
-      plan.dests[i].slot = m_state.physical_index((*names)[i].index);
+      plan.dests[i].ref = names[i];
+      plan.dests[i].slot = m_state.physical_index(names[i].index);
     }
     set_state(State::WaitDependency);
     stall_until(
@@ -209,7 +210,7 @@ void BundleDispatcher::dispatch_thread() {
     for (const model::SourceOperand& s : plan.sources) ++m_pending_reads[slot_key(s.ref.space, s.slot)];
     for (const model::DestOperand& d : plan.dests) ++m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
 
-    rec.destinations = std::move(*names);
+    rec.destinations = std::move(names);
     rec.skipped_checks = std::move(plan.skipped_checks);  // the engines never read them
     if (plan.engine() == model::Engine::Cube) rec.macs = model::cube_macs(plan);
     f->record = std::move(rec);

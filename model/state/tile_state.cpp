@@ -70,10 +70,10 @@ std::uint64_t TileState::capacity_in_use() const {
 
 Status TileState::check_requests(const DestinationRequest* requests, std::size_t count) const {
   std::array<std::uint64_t, kPeCount> in_use = capacity_per_pe();
-  // The state as the requests so far would leave it.
-  std::array<Charge, kLocalTileCount> charges = m_local_charge;
-  std::uint64_t taken = 0;  ///< slots given to earlier requests
+  // The state as the requests so far would leave it: each hand's order, and the earlier request
+  // now holding each slot (null: the slot keeps its current tile and charge).
   auto order = m_order;
+  std::array<const DestinationRequest*, kLocalTileCount> granted{};
 
   for (std::size_t i = 0; i < count; ++i) {
     const DestinationRequest& req = requests[i];
@@ -86,7 +86,7 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
       bool found = false;
       for (unsigned k = 0; k < kHandSize && !found; ++k) {
         slot = req.hand * kHandSize + k;
-        found = !m_local[slot].allocated && !(taken >> slot & 1U);
+        found = !m_local[slot].allocated && !granted[slot];
       }
       if (!found)
         return fault(FaultCode::TileAllocation, std::string("no free register in hand ") + hand +
@@ -97,8 +97,10 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
       slot = q[m_queue_depth - 1];
       for (unsigned k = m_queue_depth - 1; k > 0; --k) q[k] = q[k - 1];
       q[0] = static_cast<std::uint8_t>(slot);
+      const DestinationRequest* holder = granted[slot];
+      const Charge released = holder ? Charge{holder->desc.pe_mask, holder->desc.capacity_bytes} : m_local_charge[slot];
       for (int pe = 0; pe < kPeCount; ++pe)
-        if (charges[slot].mask.has(pe)) in_use[pe] -= charges[slot].bytes;
+        if (released.mask.has(pe)) in_use[pe] -= released.bytes;
     }
     for (int pe = 0; pe < kPeCount; ++pe) {
       if (!req.desc.pe_mask.has(pe)) continue;
@@ -109,14 +111,17 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
                          std::to_string(m_tile_capacity) + " in use");
       in_use[pe] += req.desc.capacity_bytes;
     }
-    charges[slot] = Charge{req.desc.pe_mask, req.desc.capacity_bytes};
-    taken |= std::uint64_t{1} << slot;
+    granted[slot] = &req;
   }
   return std::nullopt;
 }
 
 Result<std::vector<TileRef>> TileState::allocate(const std::vector<DestinationRequest>& requests) {
   if (auto problem = check_allocation(requests)) return *problem;
+  return allocate_checked(requests);
+}
+
+std::vector<TileRef> TileState::allocate_checked(const std::vector<DestinationRequest>& requests) {
   std::vector<TileRef> names;
   for (const DestinationRequest& req : requests) {
     unsigned index = 0;

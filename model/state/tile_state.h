@@ -122,6 +122,9 @@ class TileState {
   /// tiles start fully undefined. Under the Queue policy, older results of the hand shift by one
   /// and the one pushed past X#16 is released.
   Result<std::vector<TileRef>> allocate(const std::vector<DestinationRequest>& requests);
+  /// allocate for requests check_allocation accepted with no allocation, descriptor or capacity
+  /// change since (the dispatcher checks before waiting for room, then places): no second check.
+  std::vector<TileRef> allocate_checked(const std::vector<DestinationRequest>& requests);
   /// Installs a tile at a named register (scenario/program inputs), replacing what was there.
   void install_local(unsigned index, const TileDescriptor& desc);
   void install_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, PeMask initialized,

@@ -210,6 +210,22 @@ TEST_CASE("A single destination request is checked exactly as a one-element list
   CHECK(illegal->rule == s.check_allocation(std::vector<DestinationRequest>{{2, broken}})->rule);
 }
 
+TEST_CASE("Requests of one call see the slots earlier ones took, and allocate_checked places like allocate", "[state]") {
+  const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
+  TileState s(AllocationPolicy::Queue, 1);
+  for (unsigned hand = 1; hand < 4; ++hand) REQUIRE(s.allocate({{hand, big}}));
+  // Depth 1: the second request releases the slot the first one took, so both fit 256 KiB.
+  const std::vector<DestinationRequest> twice{{0, big}, {0, big}};
+  CHECK_FALSE(s.check_allocation(twice));
+  TileState placed = s;
+  auto names = s.allocate(twice);
+  REQUIRE(names);
+  CHECK(s.capacity_in_use() == 262144);
+  CHECK(placed.allocate_checked(twice) == *names);
+  CHECK(placed.capacity_in_use() == s.capacity_in_use());
+  CHECK(placed.physical_index(0) == s.physical_index(0));
+}
+
 TEST_CASE("Capacity in use follows tiles changed through the mutable accessors", "[state]") {
   TileState s(AllocationPolicy::Queue, 2);
   const TileDescriptor d = row_major(DataType::FP32, 1024, 1, 256, 1);
