@@ -12,6 +12,9 @@ Result<std::optional<std::uint32_t>> resolve_lb(const Bundle& b, const TileState
   const DimField& f = b.lb[index];
   if (!f.present) return std::optional<std::uint32_t>{};
   const PeMask mask = b.mask();
+  if (mask.empty()) return std::optional<std::uint32_t>{};
+  // The zero register reads 0 on every PE, so the participating PEs cannot disagree.
+  if (f.reg == 0) return std::optional<std::uint32_t>{f.imm & 0xFFFF};
   std::optional<std::uint32_t> value;
   for (int pe = 0; pe < kPeCount; ++pe) {
     if (!mask.has(pe)) continue;
