@@ -31,8 +31,6 @@ TileState::TileState(AllocationPolicy policy, unsigned queue_depth) : m_policy(p
     for (unsigned k = 0; k < kHandSize; ++k) m_order[hand][k] = static_cast<std::uint8_t>(hand * kHandSize + k);
 }
 
-unsigned TileState::physical_index(unsigned index) const { return m_order[index / kHandSize][index % kHandSize]; }
-
 void TileState::reconcile_capacity() const {
   auto recharge = [this](Charge& charged, Charge now) {
     for (int pe = 0; pe < kPeCount; ++pe) {

@@ -86,7 +86,7 @@ class TileState {
   LocalTile& local(unsigned index) { return slot(physical_index(index)); }
   const LocalTile& local(unsigned index) const { return m_local[physical_index(index)]; }
   /// The physical slot (payload location) an architectural Local index currently names.
-  unsigned physical_index(unsigned index) const;
+  unsigned physical_index(unsigned index) const { return m_order[index / kHandSize][index % kHandSize]; }
   /// Local register by physical slot (stable while its names shift under the queue policy).
   LocalTile& slot(unsigned physical) {
     m_touched_local |= std::uint64_t{1} << physical;
