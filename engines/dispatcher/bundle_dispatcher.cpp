@@ -27,7 +27,7 @@ int engine_index(model::Engine e) { return e == model::Engine::Sfu ? 0 : 1; }
 /// A dispatched bundle on its way to retirement.
 struct BundleDispatcher::InFlight {
   BundleRecord record;
-  std::shared_ptr<model::ExecPlan> plan;
+  model::ExecPlan plan;  ///< engines share it through an aliasing pointer: one allocation per bundle
   bool done = false;
 };
 
@@ -176,10 +176,12 @@ void BundleDispatcher::dispatch_thread() {
       record_immediate(std::move(rec));
       break;
     }
-    auto plan = std::make_shared<model::ExecPlan>(std::move(*planned));
-    std::vector<model::DestinationRequest> requests;
-    for (const model::DestOperand& d : plan->dests) requests.push_back({d.hand, d.desc});
-    if (auto problem = m_state.check_allocation(requests)) {
+    auto f = std::make_shared<InFlight>();
+    model::ExecPlan& plan = f->plan;
+    plan = std::move(*planned);
+    m_requests.clear();
+    for (const model::DestOperand& d : plan.dests) m_requests.push_back({d.hand, d.desc});
+    if (auto problem = m_state.check_allocation(m_requests)) {
       rec.outcome = BundleRecord::Outcome::Faulted;
       rec.fault = *problem;
       record_immediate(std::move(rec));
@@ -188,15 +190,16 @@ void BundleDispatcher::dispatch_thread() {
     // A destination may reuse a slot an older bundle still reads (queue policy) or writes: wait.
     set_state(State::WaitReorder);
     stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, 1);
-    auto names = m_state.allocate(requests);
-    for (std::size_t i = 0; i < plan->dests.size(); ++i) {
-      plan->dests[i].ref = (*names)[i];
-      plan->dests[i].slot = m_state.physical_index((*names)[i].index);
+    // Checked above; only this thread allocates, and completions change no descriptor meanwhile.
+    std::vector<model::TileRef> names = m_state.allocate_checked(m_requests);
+    for (std::size_t i = 0; i < plan.dests.size(); ++i) {
+      plan.dests[i].ref = names[i];
+      plan.dests[i].slot = m_state.physical_index(names[i].index);
     }
     set_state(State::WaitDependency);
     stall_until(
         [&] {
-          for (const model::DestOperand& d : plan->dests) {
+          for (const model::DestOperand& d : plan.dests) {
             const unsigned k = slot_key(model::TileRef::Space::Local, d.slot);
             if (m_pending_reads[k] || m_pending_writes[k]) return false;
           }
@@ -204,16 +207,14 @@ void BundleDispatcher::dispatch_thread() {
         },
         m_stats.dependency_stall_cycles, 0);
 
-    for (const model::SourceOperand& s : plan->sources) ++m_pending_reads[slot_key(s.ref.space, s.slot)];
-    for (const model::DestOperand& d : plan->dests) ++m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
+    for (const model::SourceOperand& s : plan.sources) ++m_pending_reads[slot_key(s.ref.space, s.slot)];
+    for (const model::DestOperand& d : plan.dests) ++m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
 
-    auto f = std::make_shared<InFlight>();
-    rec.destinations = *names;
-    rec.skipped_checks = std::move(plan->skipped_checks);  // the engines never read them
-    if (plan->engine() == model::Engine::Cube) rec.macs = model::cube_macs(*plan);
+    rec.destinations = std::move(names);
+    rec.skipped_checks = std::move(plan.skipped_checks);  // the engines never read them
+    if (plan.engine() == model::Engine::Cube) rec.macs = model::cube_macs(plan);
     f->record = std::move(rec);
-    f->plan = plan;
-    const int e = engine_index(plan->engine());
+    const int e = engine_index(plan.engine());
     set_state(State::WaitQueue);
     stall_until([&] { return m_queues[e].size() < m_params.issue_queue_depth; }, m_stats.queue_full_stall_cycles, 1);
     m_reorder.push_back(f);
@@ -246,7 +247,7 @@ void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket
 
     m_engine_busy[engine] = true;
     f->record.issue_cycle = now_cycles();
-    cmd.plan = f->plan;
+    cmd.plan = std::shared_ptr<const model::ExecPlan>(f, &f->plan);
     cmd.bundle_id = f->record.id;
     cmd.timing_only = m_timing_only;
     cmd.flags = 0;
@@ -263,14 +264,22 @@ void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket
 }
 
 void BundleDispatcher::complete(InFlight& f) {
-  const model::ExecPlan& plan = *f.plan;
+  const model::ExecPlan& plan = f.plan;
   f.record.complete_cycle = now_cycles();
   // Definedness is known from the plan; it becomes visible with the data.
   for (const model::DestOperand& d : plan.dests) {
     model::LocalTile& t = m_state.slot(d.slot);
-    const model::Definedness defined = model::result_definedness(d);  // the same on every PE
-    for (int pe = 0; pe < model::kPeCount; ++pe)
-      if (plan.mask.has(pe)) t.defined[pe] = defined;
+    // The same on every PE: built in place for the first one (reusing its storage), copied to the rest.
+    const model::Definedness* defined = nullptr;
+    for (int pe = 0; pe < model::kPeCount; ++pe) {
+      if (!plan.mask.has(pe)) continue;
+      if (defined) {
+        t.defined[pe] = *defined;
+      } else {
+        model::set_result_definedness(d, t.defined[pe]);
+        defined = &t.defined[pe];
+      }
+    }
     --m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
   }
   for (const model::SourceOperand& s : plan.sources) --m_pending_reads[slot_key(s.ref.space, s.slot)];

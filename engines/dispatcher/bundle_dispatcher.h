@@ -110,6 +110,7 @@ class BundleDispatcher : public sc_core::sc_module {
   /// Writers and readers in flight per Local physical slot (0..63) and Shared slot (64..319).
   std::vector<unsigned> m_pending_writes;
   std::vector<unsigned> m_pending_reads;
+  std::vector<model::DestinationRequest> m_requests;  ///< the current bundle's; kept to reuse its storage
   std::deque<std::shared_ptr<InFlight>> m_reorder;        ///< dispatched, not yet retired, program order
   std::deque<std::shared_ptr<InFlight>> m_queues[2];      ///< per engine issue queue
   bool m_engine_busy[2] = {false, false};

@@ -40,7 +40,9 @@ FeedResult BlockBuilder::reject(const Instruction& inst, FaultCode code, std::st
     const std::string op = bstart_operation_mnemonic(inst.body);
     f.block_mnemonic = op.empty() ? f.instruction : op;
   }
-  return FeedResult{std::nullopt, std::move(f)};
+  FeedResult result;
+  result.fault = std::move(f);
+  return result;
 }
 
 FeedResult BlockBuilder::feed(const Instruction& inst) {

@@ -33,6 +33,8 @@ std::string format_block_fault(const BlockFault& f);
 /// What one instruction did: completed a block (BSTOP, or a BSTART that first completes its
 /// predecessor), was rejected, or neither (a header command was recorded). Never both.
 struct FeedResult {
+  // User-provided, so `FeedResult{}` does not zero-fill the Bundle's storage on every instruction.
+  FeedResult() {}  // NOLINT(modernize-use-equals-default)
   std::optional<Bundle> completed;
   std::optional<BlockFault> fault;
 };

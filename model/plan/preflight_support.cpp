@@ -12,6 +12,9 @@ Result<std::optional<std::uint32_t>> resolve_lb(const Bundle& b, const TileState
   const DimField& f = b.lb[index];
   if (!f.present) return std::optional<std::uint32_t>{};
   const PeMask mask = b.mask();
+  if (mask.empty()) return std::optional<std::uint32_t>{};
+  // The zero register reads 0 on every PE, so the participating PEs cannot disagree.
+  if (f.reg == 0) return std::optional<std::uint32_t>{f.imm & 0xFFFF};
   std::optional<std::uint32_t> value;
   for (int pe = 0; pe < kPeCount; ++pe) {
     if (!mask.has(pe)) continue;
@@ -64,11 +67,16 @@ void write_padding(const DestOperand& d, std::uint8_t* bytes) {
 }
 
 Definedness result_definedness(const DestOperand& d) {
-  const TileDescriptor& t = d.desc;
-  if (d.defines_whole_tile || d.pad) return Definedness(t.element_count(), true);
-  Definedness defined(t.element_count(), false);
-  defined.set_rect(t.valid_rows, t.valid_cols, t.cols);
+  Definedness defined;
+  set_result_definedness(d, defined);
   return defined;
+}
+
+void set_result_definedness(const DestOperand& d, Definedness& out) {
+  const TileDescriptor& t = d.desc;
+  const bool whole = d.defines_whole_tile || d.pad;
+  out.assign(t.element_count(), whole);
+  if (!whole) out.set_rect(t.valid_rows, t.valid_cols, t.cols);
 }
 
 }  // namespace ptosim::model

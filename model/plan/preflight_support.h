@@ -33,5 +33,7 @@ std::optional<std::uint64_t> pad_encoding(const Bundle& b, DataType t);
 void write_padding(const DestOperand& d, std::uint8_t* bytes);
 /// The definedness a destination publishes: valid rectangle, plus padding unless it is Null.
 Definedness result_definedness(const DestOperand& d);
+/// The same, written over `out` (reusing its storage).
+void set_result_definedness(const DestOperand& d, Definedness& out);
 
 }  // namespace ptosim::model

@@ -60,28 +60,28 @@ Result<std::array<std::optional<std::uint32_t>, 3>> Preflight::lbs() const {
   return out;
 }
 
-Result<SourceOperand> Preflight::source(unsigned selector, const std::string& role) const {
-  return local_source(s, selector, mask, role.c_str());
+Result<SourceOperand> Preflight::source(unsigned selector, const char* role) const {
+  return local_source(s, selector, mask, role);
 }
 
-Status Preflight::require_defined(const SourceOperand& src, const std::string& role) const {
+Status Preflight::require_defined(const SourceOperand& src, const char* role) const {
   const LocalTile& t = s.local(src.ref.index);
   for (int pe = 0; pe < kPeCount; ++pe) {
     if (!mask.has(pe) || t.valid_region_defined(pe)) continue;
     const std::uint64_t i = t.defined[pe].first_undefined_in_rect(t.desc.valid_rows, t.desc.valid_cols, t.desc.cols);
-    return legality(role + " " + src.ref.name() + " element " +
+    return legality(std::string(role) + " " + src.ref.name() + " element " +
                     element_name(static_cast<std::uint32_t>(i / t.desc.cols), static_cast<std::uint32_t>(i % t.desc.cols)) +
                     " on PE" + std::to_string(pe) + " is undefined (its valid region must be defined)");
   }
   return std::nullopt;
 }
 
-Status Preflight::require_valid_encodings(const SourceOperand& src, const std::string& role) {
+Status Preflight::require_valid_encodings(const SourceOperand& src, const char* role) {
   const DataType t = src.desc.dtype;
   // Only these formats have encodings that are not values (numerics.md §2).
   if (t != DataType::TF32 && t != DataType::HF32 && t != DataType::E3M2 && t != DataType::E2M3) return std::nullopt;
   if (!values) {
-    plan.skipped_checks.push_back("encoding validity of " + role + " " + src.ref.name());
+    plan.skipped_checks.push_back(std::string("encoding validity of ") + role + " " + src.ref.name());
     return std::nullopt;
   }
   for (int pe = 0; pe < kPeCount; ++pe) {
@@ -90,15 +90,15 @@ Status Preflight::require_valid_encodings(const SourceOperand& src, const std::s
     for (std::uint32_t r = 0; r < src.desc.valid_rows; ++r)
       for (std::uint32_t c = 0; c < src.desc.valid_cols; ++c)
         if (!numeric::is_valid_encoding(t, load_element(src.desc, bytes, r, c)))
-          return legality(role + " " + src.ref.name() + " element " + element_name(r, c) + " on PE" +
+          return legality(std::string(role) + " " + src.ref.name() + " element " + element_name(r, c) + " on PE" +
                           std::to_string(pe) + " is an invalid " + data_type_name(t) + " encoding");
   }
   return std::nullopt;
 }
 
-Status Preflight::require_generic_layout(const SourceOperand& src, const std::string& role) const {
+Status Preflight::require_generic_layout(const SourceOperand& src, const char* role) const {
   if (is_cube_layout(src.desc.layout))
-    return legality(role + " " + src.ref.name() + " has the CUBE layout " + layout_name(src.desc.layout) +
+    return legality(std::string(role) + " " + src.ref.name() + " has the CUBE layout " + layout_name(src.desc.layout) +
                     " (generic layouts only)");
   return std::nullopt;
 }
@@ -116,7 +116,7 @@ Result<DestOperand> Preflight::destination(DataType t, std::uint32_t valid_rows,
   probe.valid_rows = 1;
   probe.valid_cols = 1;
   probe.pe_mask = mask;
-  if (Status f = s.check_allocation({DestinationRequest{io.destination_hand, probe}})) return *f;
+  if (Status f = s.check_allocation(DestinationRequest{io.destination_hand, probe})) return *f;
 
   auto shape = [&] {  // fault text only
     return std::to_string(valid_rows) + "x" + std::to_string(valid_cols) + " " + data_type_name(t) +

@@ -47,13 +47,13 @@ class Preflight {
   Result<std::array<std::optional<std::uint32_t>, 3>> lbs() const;
 
   /// A Local source operand held by every participating PE.
-  Result<SourceOperand> source(unsigned selector, const std::string& role) const;
+  Result<SourceOperand> source(unsigned selector, const char* role) const;
   /// ASL TileSourceContentsDefined over every participating PE's fragment.
-  Status require_defined(const SourceOperand& src, const std::string& role) const;
+  Status require_defined(const SourceOperand& src, const char* role) const;
   /// ASL TileSourceEncodingsValid (value check: skipped and listed without payload access).
-  Status require_valid_encodings(const SourceOperand& src, const std::string& role);
+  Status require_valid_encodings(const SourceOperand& src, const char* role);
   /// ASL TileDescriptorLegal's layout part (TileGenericIndexingPermitted): no CUBE layout.
-  Status require_generic_layout(const SourceOperand& src, const std::string& role) const;
+  Status require_generic_layout(const SourceOperand& src, const char* role) const;
 
   /// The destination of `io` (ASL ResolveBundleTileDestinationsWithShapeAndType): a free
   /// register of its hand and the capacity first, then the shape its TSize must hold. Layout

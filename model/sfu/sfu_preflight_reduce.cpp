@@ -46,25 +46,25 @@ Result<LbGeometry> closed_schema_prefix(const Preflight& p, const char* what) {
   return LbGeometry{lb[1].value_or(1), *lb[0], lb[2].value_or(*lb[0])};
 }
 
-Status require_lb_shape(const SourceOperand& src, const std::string& role, const LbGeometry& g) {
+Status require_lb_shape(const SourceOperand& src, const char* role, const LbGeometry& g) {
   const TileDescriptor& d = src.desc;
   if (d.valid_rows != g.valid_rows || d.valid_cols != g.valid_cols || d.cols != g.cols)
-    return legality(role + " " + src.ref.name() + " is " + geometry(d) + "; the LBs give ValidRow " +
+    return legality(std::string(role) + " " + src.ref.name() + " is " + geometry(d) + "; the LBs give ValidRow " +
                     std::to_string(g.valid_rows) + ", ValidCol " + std::to_string(g.valid_cols) + ", Col " +
                     std::to_string(g.cols));
   return std::nullopt;
 }
 
-Status require_type(const SourceOperand& src, const std::string& role, DataType t) {
+Status require_type(const SourceOperand& src, const char* role, DataType t) {
   if (src.desc.dtype != t)
-    return legality(role + " " + src.ref.name() + " is " + data_type_name(src.desc.dtype) + "; " +
+    return legality(std::string(role) + " " + src.ref.name() + " is " + data_type_name(src.desc.dtype) + "; " +
                     data_type_name(t) + " is required");
   return std::nullopt;
 }
 
-Status require_row_major(const SourceOperand& src, const std::string& role) {
+Status require_row_major(const SourceOperand& src, const char* role) {
   if (src.desc.layout != Layout::RowMajor)
-    return legality(role + " " + src.ref.name() + " is " + layout_name(src.desc.layout) + "; RowMajor is required");
+    return legality(std::string(role) + " " + src.ref.name() + " is " + layout_name(src.desc.layout) + "; RowMajor is required");
   return std::nullopt;
 }
 

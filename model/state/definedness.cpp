@@ -58,8 +58,7 @@ void Definedness::set_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t
   m_cache = Cache{true, rows, cols, stride, std::uint64_t{rows} * stride <= m_size};
 }
 
-bool Definedness::rect_defined(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const {
-  if (m_cache.valid && m_cache.rows == rows && m_cache.cols == cols && m_cache.stride == stride) return m_cache.defined;
+bool Definedness::scan_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const {
   bool defined = std::uint64_t{rows} * stride <= m_size;
   if (defined && cols == stride) {
     defined = range_set(0, std::uint64_t{rows} * stride);

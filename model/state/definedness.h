@@ -27,7 +27,11 @@ class Definedness {
   /// Marks rows [0, rows) x columns [0, cols) of a tile with `stride` columns as defined.
   void set_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride);
   /// True when every element of rows [0, rows) x columns [0, cols) is defined.
-  bool rect_defined(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const;
+  bool rect_defined(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const {
+    // Inline: preflight asks this of every source on every PE, and the cache nearly always answers.
+    if (m_cache.valid && m_cache.rows == rows && m_cache.cols == cols && m_cache.stride == stride) return m_cache.defined;
+    return scan_rect(rows, cols, stride);
+  }
   /// The first undefined element of the rectangle in row-major order (index), or size() if none.
   std::uint64_t first_undefined_in_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const;
 
@@ -37,6 +41,8 @@ class Definedness {
   bool operator!=(const Definedness& o) const { return !(*this == o); }
 
  private:
+  /// rect_defined without the cache, caching its answer.
+  bool scan_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const;
   /// True when bits [begin, end) are all set.
   bool range_set(std::uint64_t begin, std::uint64_t end) const;
   void set_range(std::uint64_t begin, std::uint64_t end);

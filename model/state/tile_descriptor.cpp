@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/state/tile_descriptor.h"
 
+#include <array>
+#include <iterator>
 #include <string_view>
 
 namespace ptosim::model {
@@ -51,7 +53,10 @@ std::optional<std::uint32_t> derived_rows(DataType t, std::uint32_t capacity_byt
   return static_cast<std::uint32_t>(rows);
 }
 
-std::optional<CellShape> cell_shape(Layout l, DataType t) {
+namespace {
+
+// The CELL geometry rule; cell_shape answers from a table of it.
+std::optional<CellShape> compute_cell_shape(Layout l, DataType t) {
   const unsigned bits = element_bits(t);
   if (!is_cube_layout(l) || bits == 64 || t == DataType::HiF4X2) return std::nullopt;
   // A CELL is 128 bytes; the width in lanes follows from the fixed row count.
@@ -61,6 +66,22 @@ std::optional<CellShape> cell_shape(Layout l, DataType t) {
     case Layout::CubeN8: return CellShape{1024 / (8 * bits), 8};
     default: return std::nullopt;
   }
+}
+
+// Every descriptor check and CUBE storage index asks for a CELL shape: tabulated once per (layout,
+// type code) at start-up (no static initialiser asks for a CELL shape).
+using CellShapeTable = std::array<std::array<std::optional<CellShape>, 32>, std::size(kLayoutNames)>;
+const CellShapeTable kCellShapes = [] {
+  CellShapeTable shapes{};
+  for (std::size_t l = 0; l < shapes.size(); ++l)
+    for (DataType t : kAllDataTypes) shapes[l][data_type_code(t)] = compute_cell_shape(static_cast<Layout>(l), t);
+  return shapes;
+}();
+
+}  // namespace
+
+std::optional<CellShape> cell_shape(Layout l, DataType t) {
+  return kCellShapes[static_cast<std::size_t>(l)][data_type_code(t)];
 }
 
 namespace {

@@ -6,14 +6,6 @@
 
 namespace ptosim::model {
 
-namespace {
-
-bool region_defined(const Definedness& defined, const TileDescriptor& d) {
-  return defined.size() >= d.element_count() && defined.rect_defined(d.valid_rows, d.valid_cols, d.cols);
-}
-
-}  // namespace
-
 const char* allocation_policy_name(AllocationPolicy p) { return p == AllocationPolicy::Asl ? "asl" : "queue"; }
 
 std::optional<AllocationPolicy> allocation_policy_from_name(std::string_view name) {
@@ -21,9 +13,6 @@ std::optional<AllocationPolicy> allocation_policy_from_name(std::string_view nam
   if (name == "queue") return AllocationPolicy::Queue;
   return std::nullopt;
 }
-
-bool LocalTile::valid_region_defined(int pe) const { return region_defined(defined[pe], desc); }
-bool SharedTile::valid_region_defined() const { return region_defined(defined, desc); }
 
 std::optional<AllocationSpec> allocation_spec_from_text(std::string_view text) {
   if (const auto p = allocation_policy_from_name(text)) return AllocationSpec{*p, kHandSize};
@@ -41,8 +30,6 @@ TileState::TileState(AllocationPolicy policy, unsigned queue_depth) : m_policy(p
   for (unsigned hand = 0; hand < 4; ++hand)
     for (unsigned k = 0; k < kHandSize; ++k) m_order[hand][k] = static_cast<std::uint8_t>(hand * kHandSize + k);
 }
-
-unsigned TileState::physical_index(unsigned index) const { return m_order[index / kHandSize][index % kHandSize]; }
 
 void TileState::reconcile_capacity() const {
   auto recharge = [this](Charge& charged, Charge now) {
@@ -79,14 +66,15 @@ std::uint64_t TileState::capacity_in_use() const {
   return *std::max_element(used.begin(), used.end());
 }
 
-Status TileState::check_allocation(const std::vector<DestinationRequest>& requests) const {
+Status TileState::check_requests(const DestinationRequest* requests, std::size_t count) const {
   std::array<std::uint64_t, kPeCount> in_use = capacity_per_pe();
-  // The state as the requests so far would leave it.
-  std::array<Charge, kLocalTileCount> charges = m_local_charge;
-  std::uint64_t taken = 0;  ///< slots given to earlier requests
+  // The state as the requests so far would leave it: each hand's order, and the earlier request
+  // now holding each slot (null: the slot keeps its current tile and charge).
   auto order = m_order;
+  std::array<const DestinationRequest*, kLocalTileCount> granted{};
 
-  for (const DestinationRequest& req : requests) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const DestinationRequest& req = requests[i];
     const char hand = kHandLetters[req.hand];
     if (const auto problem = descriptor_problem(req.desc))
       return fault(FaultCode::TileAllocation,
@@ -96,7 +84,7 @@ Status TileState::check_allocation(const std::vector<DestinationRequest>& reques
       bool found = false;
       for (unsigned k = 0; k < kHandSize && !found; ++k) {
         slot = req.hand * kHandSize + k;
-        found = !m_local[slot].allocated && !(taken >> slot & 1U);
+        found = !m_local[slot].allocated && !granted[slot];
       }
       if (!found)
         return fault(FaultCode::TileAllocation, std::string("no free register in hand ") + hand +
@@ -107,8 +95,10 @@ Status TileState::check_allocation(const std::vector<DestinationRequest>& reques
       slot = q[m_queue_depth - 1];
       for (unsigned k = m_queue_depth - 1; k > 0; --k) q[k] = q[k - 1];
       q[0] = static_cast<std::uint8_t>(slot);
+      const DestinationRequest* holder = granted[slot];
+      const Charge released = holder ? Charge{holder->desc.pe_mask, holder->desc.capacity_bytes} : m_local_charge[slot];
       for (int pe = 0; pe < kPeCount; ++pe)
-        if (charges[slot].mask.has(pe)) in_use[pe] -= charges[slot].bytes;
+        if (released.mask.has(pe)) in_use[pe] -= released.bytes;
     }
     for (int pe = 0; pe < kPeCount; ++pe) {
       if (!req.desc.pe_mask.has(pe)) continue;
@@ -119,14 +109,17 @@ Status TileState::check_allocation(const std::vector<DestinationRequest>& reques
                          std::to_string(m_tile_capacity) + " in use");
       in_use[pe] += req.desc.capacity_bytes;
     }
-    charges[slot] = Charge{req.desc.pe_mask, req.desc.capacity_bytes};
-    taken |= std::uint64_t{1} << slot;
+    granted[slot] = &req;
   }
   return std::nullopt;
 }
 
 Result<std::vector<TileRef>> TileState::allocate(const std::vector<DestinationRequest>& requests) {
   if (auto problem = check_allocation(requests)) return *problem;
+  return allocate_checked(requests);
+}
+
+std::vector<TileRef> TileState::allocate_checked(const std::vector<DestinationRequest>& requests) {
   std::vector<TileRef> names;
   for (const DestinationRequest& req : requests) {
     unsigned index = 0;

@@ -38,6 +38,12 @@ struct AllocationSpec {
 std::optional<AllocationSpec> allocation_spec_from_text(std::string_view text);
 
 
+/// Every element of the valid rectangle of a fragment with descriptor `d` is defined. Inline:
+/// preflight asks it of every source on every participating PE.
+inline bool region_defined(const Definedness& defined, const TileDescriptor& d) {
+  return defined.size() >= d.element_count() && defined.rect_defined(d.valid_rows, d.valid_cols, d.cols);
+}
+
 struct LocalTile {
   bool allocated = false;
   TileDescriptor desc;
@@ -47,7 +53,7 @@ struct LocalTile {
     return defined[pe].test(std::uint64_t{r} * desc.cols + c);
   }
   /// Every element of the valid rectangle of PE `pe`'s fragment is defined.
-  bool valid_region_defined(int pe) const;
+  bool valid_region_defined(int pe) const { return region_defined(defined[pe], desc); }
 };
 
 struct SharedTile {
@@ -58,7 +64,7 @@ struct SharedTile {
   bool published = false;
   Definedness defined;     ///< one fragment shared by every PE of the core
 
-  bool valid_region_defined() const;
+  bool valid_region_defined() const { return region_defined(defined, desc); }
 };
 
 /// A destination to allocate: its hand (0..3 = T, U, M, N) and descriptor.
@@ -80,7 +86,7 @@ class TileState {
   LocalTile& local(unsigned index) { return slot(physical_index(index)); }
   const LocalTile& local(unsigned index) const { return m_local[physical_index(index)]; }
   /// The physical slot (payload location) an architectural Local index currently names.
-  unsigned physical_index(unsigned index) const;
+  unsigned physical_index(unsigned index) const { return m_order[index / kHandSize][index % kHandSize]; }
   /// Local register by physical slot (stable while its names shift under the queue policy).
   LocalTile& slot(unsigned physical) {
     m_touched_local |= std::uint64_t{1} << physical;
@@ -107,11 +113,18 @@ class TileState {
 
   /// Checks that every request can be placed (free register in its hand, capacity) without changing
   /// anything; TileAllocation fault otherwise.
-  Status check_allocation(const std::vector<DestinationRequest>& requests) const;
+  Status check_allocation(const std::vector<DestinationRequest>& requests) const {
+    return check_requests(requests.data(), requests.size());
+  }
+  /// The same for a single request, without building a list for it.
+  Status check_allocation(const DestinationRequest& request) const { return check_requests(&request, 1); }
   /// Places every request in order (all-or-nothing) and returns their architectural names. New
   /// tiles start fully undefined. Under the Queue policy, older results of the hand shift by one
   /// and the one pushed past X#16 is released.
   Result<std::vector<TileRef>> allocate(const std::vector<DestinationRequest>& requests);
+  /// allocate for requests check_allocation accepted with no allocation, descriptor or capacity
+  /// change since (the dispatcher checks before waiting for room, then places): no second check.
+  std::vector<TileRef> allocate_checked(const std::vector<DestinationRequest>& requests);
   /// Installs a tile at a named register (scenario/program inputs), replacing what was there.
   void install_local(unsigned index, const TileDescriptor& desc);
   void install_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, PeMask initialized,
@@ -134,6 +147,8 @@ class TileState {
   };
   /// Re-charges the tiles marked by mutable access since the last capacity query.
   void reconcile_capacity() const;
+  /// check_allocation of requests[0, count).
+  Status check_requests(const DestinationRequest* requests, std::size_t count) const;
 
   AllocationPolicy m_policy;
   unsigned m_queue_depth;

@@ -78,6 +78,25 @@ TEST_CASE("Layouts map [r,c] to storage order", "[state]") {
   CHECK(storage_index(d, 17, 9) == (1 * 2 + 1) * 128 + 1 * 8 + 1);
 }
 
+TEST_CASE("CELL shapes of every layout and DataType (cell_shape is served from a table)", "[state]") {
+  for (int l = 0; l < 7; ++l) {
+    const auto layout = static_cast<Layout>(l);
+    for (DataType t : kAllDataTypes) {
+      const auto cell = cell_shape(layout, t);
+      const unsigned bits = element_bits(t);
+      INFO(layout_name(layout) << " " << data_type_name(t));
+      if (!is_cube_layout(layout) || bits == 64 || t == DataType::HiF4X2) {
+        CHECK_FALSE(cell);
+        continue;
+      }
+      REQUIRE(cell);
+      CHECK(cell->rows * cell->cols * bits == kCellBytes * 8);
+      if (layout == Layout::CubeN8) CHECK(cell->cols == 8);
+      else CHECK(cell->rows == (layout == Layout::CubeM16 ? 16U : 32U));
+    }
+  }
+}
+
 TEST_CASE("CUBE CELL layouts: storage shapes and CELL index mapping", "[state]") {
   // M16 FP16: CELL 16 x 4; a 16 x 10 valid shape stores 16 x 12 (3 CELLs).
   auto m16 = cube_storage_shape(Layout::CubeM16, DataType::FP16, 16, 10);
@@ -169,6 +188,42 @@ TEST_CASE("Allocation is all-or-nothing and charges TSize on every PE of the mas
   REQUIRE_FALSE(two);
   CHECK(s.capacity_in_use() == before);
   CHECK_FALSE(s.local(32).allocated);
+}
+
+TEST_CASE("A single destination request is checked exactly as a one-element list", "[state]") {
+  TileState s(AllocationPolicy::Queue);
+  const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
+  const DestinationRequest fits{0, big};
+  CHECK_FALSE(s.check_allocation(fits));
+  CHECK_FALSE(s.check_allocation(std::vector<DestinationRequest>{fits}));
+  for (int i = 0; i < 4; ++i) REQUIRE(s.allocate({{static_cast<unsigned>(i), big}}));  // every PE full
+  const auto single = s.check_allocation(DestinationRequest{1, big});
+  const auto list = s.check_allocation(std::vector<DestinationRequest>{{1, big}});
+  REQUIRE(single);
+  REQUIRE(list);
+  CHECK(single->code == list->code);
+  CHECK(single->rule == list->rule);
+  TileDescriptor broken = big;
+  broken.cols = 3;
+  const auto illegal = s.check_allocation(DestinationRequest{2, broken});
+  REQUIRE(illegal);
+  CHECK(illegal->rule == s.check_allocation(std::vector<DestinationRequest>{{2, broken}})->rule);
+}
+
+TEST_CASE("Requests of one call see the slots earlier ones took, and allocate_checked places like allocate", "[state]") {
+  const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
+  TileState s(AllocationPolicy::Queue, 1);
+  for (unsigned hand = 1; hand < 4; ++hand) REQUIRE(s.allocate({{hand, big}}));
+  // Depth 1: the second request releases the slot the first one took, so both fit 256 KiB.
+  const std::vector<DestinationRequest> twice{{0, big}, {0, big}};
+  CHECK_FALSE(s.check_allocation(twice));
+  TileState placed = s;
+  auto names = s.allocate(twice);
+  REQUIRE(names);
+  CHECK(s.capacity_in_use() == 262144);
+  CHECK(placed.allocate_checked(twice) == *names);
+  CHECK(placed.capacity_in_use() == s.capacity_in_use());
+  CHECK(placed.physical_index(0) == s.physical_index(0));
 }
 
 TEST_CASE("Capacity in use follows tiles changed through the mutable accessors", "[state]") {
