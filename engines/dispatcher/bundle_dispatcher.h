@@ -35,9 +35,6 @@ struct BundleRecord {
   model::SourceLoc loc;
   std::vector<model::TileRef> destinations;
   model::NumericFlags flags = 0;
-  std::uint64_t dispatch_cycle = 0;
-  std::uint64_t issue_cycle = 0;
-  std::uint64_t complete_cycle = 0;
   std::uint64_t compute_cycles = 0;
   std::uint64_t macs = 0;
   std::vector<std::string> skipped_checks;
@@ -123,6 +120,7 @@ class BundleDispatcher : public sc_core::sc_module {
   std::uint64_t m_finish_cycle = 0;
   sc_core::sc_event m_finished_event;
 
+  bool m_traced = false;  ///< signals declared: the dispatcher's state changes are observed
   traces::TracedValue m_trace_state;
   traces::TracedValue m_trace_queue[2];
   traces::TracedValue m_trace_reorder;
