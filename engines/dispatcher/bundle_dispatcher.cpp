@@ -273,18 +273,7 @@ void BundleDispatcher::complete(InFlight& f) {
   const model::ExecPlan& plan = f.plan;
   // Definedness is known from the plan; it becomes visible with the data.
   for (const model::DestOperand& d : plan.dests) {
-    model::LocalTile& t = m_state.slot(d.slot);
-    // The same on every PE: built in place for the first one (reusing its storage), copied to the rest.
-    const model::Definedness* defined = nullptr;
-    for (int pe = 0; pe < model::kPeCount; ++pe) {
-      if (!plan.mask.has(pe)) continue;
-      if (defined) {
-        t.defined[pe] = *defined;
-      } else {
-        model::set_result_definedness(d, t.defined[pe]);
-        defined = &t.defined[pe];
-      }
-    }
+    model::publish_result_definedness(d, plan.mask, m_state.slot(d.slot));
     --m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
   }
   for (const model::SourceOperand& s : plan.sources) --m_pending_reads[slot_key(s.ref.space, s.slot)];

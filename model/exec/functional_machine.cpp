@@ -86,12 +86,7 @@ BundleOutcome FunctionalMachine::execute(const Bundle& b) {
     out.flags |= execute_plan(plan, io);
     for (std::size_t i = 0; i < plan.dests.size(); ++i) write_padding(plan.dests[i], io.dests[i]);
   }
-  for (const DestOperand& d : plan.dests) {
-    LocalTile& t = m_state.local(d.ref.index);
-    const Definedness defined = result_definedness(d);  // the same on every PE
-    for (int pe = 0; pe < kPeCount; ++pe)
-      if (plan.mask.has(pe)) t.defined[pe] = defined;
-  }
+  for (const DestOperand& d : plan.dests) publish_result_definedness(d, plan.mask, m_state.local(d.ref.index));
   m_state.raise_status(out.flags);
   out.destinations = *names;
   out.skipped_checks = plan.skipped_checks;

@@ -66,17 +66,22 @@ void write_padding(const DestOperand& d, std::uint8_t* bytes) {
       if (r >= t.valid_rows || c >= t.valid_cols) store_element(t, bytes, r, c, *d.pad);
 }
 
-Definedness result_definedness(const DestOperand& d) {
-  Definedness defined;
-  set_result_definedness(d, defined);
-  return defined;
-}
-
-void set_result_definedness(const DestOperand& d, Definedness& out) {
-  const TileDescriptor& t = d.desc;
-  const bool whole = d.defines_whole_tile || d.pad;
-  out.assign(t.element_count(), whole);
-  if (!whole) out.set_rect(t.valid_rows, t.valid_cols, t.cols);
+void publish_result_definedness(const DestOperand& d, PeMask mask, LocalTile& tile) {
+  // Built in place on the first PE (reusing its storage), copied to the rest.
+  const Definedness* first = nullptr;
+  for (int pe = 0; pe < kPeCount; ++pe) {
+    if (!mask.has(pe)) continue;
+    Definedness& defined = tile.defined[pe];
+    if (first) {
+      defined = *first;
+      continue;
+    }
+    const TileDescriptor& t = d.desc;
+    const bool whole = d.defines_whole_tile || d.pad;
+    defined.assign(t.element_count(), whole);
+    if (!whole) defined.set_rect(t.valid_rows, t.valid_cols, t.cols);
+    first = &defined;
+  }
 }
 
 }  // namespace ptosim::model

@@ -31,9 +31,8 @@ std::optional<std::uint64_t> pad_encoding(const Bundle& b, DataType t);
 
 /// Writes the padding encoding of `d` at every physical element outside the valid rectangle.
 void write_padding(const DestOperand& d, std::uint8_t* bytes);
-/// The definedness a destination publishes: valid rectangle, plus padding unless it is Null.
-Definedness result_definedness(const DestOperand& d);
-/// The same, written over `out` (reusing its storage).
-void set_result_definedness(const DestOperand& d, Definedness& out);
+/// Publishes the definedness of destination `d` in `tile` on every PE of `mask`: its valid
+/// rectangle, plus padding unless it is Null (the same on each PE).
+void publish_result_definedness(const DestOperand& d, PeMask mask, LocalTile& tile);
 
 }  // namespace ptosim::model

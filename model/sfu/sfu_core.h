@@ -9,7 +9,7 @@ namespace ptosim::model {
 
 /// Computes every valid destination element of `plan` for one PE; returns the numeric flags raised.
 /// Preconditions: `plan` passed sfu_preflight; destination buffers hold at least their storage bytes.
-/// Padding and definedness are applied by the caller (write_padding / result_definedness).
+/// Padding and definedness are applied by the caller (write_padding / publish_result_definedness).
 NumericFlags sfu_execute(const ExecPlan& plan, const PePayloads& io);
 
 }  // namespace ptosim::model
