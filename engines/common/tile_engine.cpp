@@ -138,8 +138,8 @@ void TileEngine::execute(EngineCommand& cmd) {
     if (plan.mask.has(pe)) pes[n_pes++] = pe;
 
   // The datapath works on the operands in place; their traffic is timed per PE (each PE's Local
-  // memory is its own) and once per Shared operand, all streams starting with the command:
-  // streams [0, P) read each PE's sources, P reads the Shared ones, [P + 1, 2P] write the results.
+  // memory is its own) and once per Shared operand, all streams starting with the command (the
+  // layout of m_streams is in the header).
   const std::size_t n_streams = 2 * n_pes + 1;
   if (m_streams.size() != n_streams)
     m_streams.assign(n_streams, model::BurstStream(model::BurstPacer(m_clock.period().value(), m_stream.outstanding_requests)));
