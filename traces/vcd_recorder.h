@@ -61,10 +61,12 @@ class VcdRecorder {
 class TracedValue {
  public:
   void attach(VcdRecorder* rec, int id) { m_rec = rec; m_id = id; }
-  void set(std::uint64_t v, std::uint64_t time_ps) {
+  /// Sets the value; a change is recorded at now_ps(), which is asked only then (reading the
+  /// simulation time is not free, and most sets change nothing or are not traced).
+  void set(std::uint64_t v, std::uint64_t (*now_ps)()) {
     if (v == m_value) return;
     m_value = v;
-    if (m_rec) m_rec->change(m_id, v, time_ps);
+    if (m_rec) m_rec->change(m_id, v, now_ps());
   }
   std::uint64_t get() const { return m_value; }
 

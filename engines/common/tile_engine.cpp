@@ -128,9 +128,9 @@ void TileEngine::execute(EngineCommand& cmd) {
   const model::ExecPlan& plan = *cmd.plan;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   const bool from_idle = m_stats.commands == 0 || start > m_last_done;
-  m_busy.set(1, Clocked::now_ps());
-  m_opcode.set(static_cast<std::uint64_t>(plan.op), Clocked::now_ps());
-  m_bundle.set(cmd.bundle_id, Clocked::now_ps());
+  m_busy.set(1, Clocked::now_ps);
+  m_opcode.set(static_cast<std::uint64_t>(plan.op), Clocked::now_ps);
+  m_bundle.set(cmd.bundle_id, Clocked::now_ps);
 
   std::array<int, model::kPeCount> pes{};
   std::size_t n_pes = 0;
@@ -201,7 +201,7 @@ void TileEngine::execute(EngineCommand& cmd) {
   ++op.count;
   op.cycles += busy;
   m_last_done = sc_core::sc_time_stamp();
-  m_busy.set(0, Clocked::now_ps());
+  m_busy.set(0, Clocked::now_ps);
 }
 
 }  // namespace ptosim::engines

@@ -41,7 +41,7 @@ void TileMemory::update_port_trace() {
     std::pop_heap(m_samples.begin(), m_samples.end(), std::greater<>());
     m_samples.pop_back();
   }
-  m_active_ports.set(m_ports.active_at(now), Clocked::now_ps());
+  m_active_ports.set(m_ports.active_at(now), Clocked::now_ps);
   m_armed = ~std::uint64_t{0};
   if (!m_samples.empty()) {
     m_armed = m_samples.front();
@@ -49,11 +49,11 @@ void TileMemory::update_port_trace() {
   }
 }
 
-std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len, bool storage) {
+std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len) {
+  if (!in_slot(addr, len)) return std::nullopt;
   const std::uint64_t slot = m_slot_stride.quotient(addr), offset = m_slot_stride.remainder(addr);
-  if (slot >= m_storage.slot_count() || offset + len > m_slot_stride.divisor()) return std::nullopt;
   const auto s = static_cast<unsigned>(slot);
-  if (storage && m_storage.size(s) < offset + len) {
+  if (m_storage.size(s) < offset + len) {
     // Storage grows to what tiles use (a power of two), not to the slot's full stride: first
     // touches of large slots would dominate short runs. Growing may move the bytes, so direct
     // pointers to the slot are revoked.
@@ -69,7 +69,7 @@ std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t le
 
 bool TileMemory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
   // The request's data length says how much of the slot the initiator needs (at least a byte).
-  const auto s = slot_of(gp.get_address(), std::max<std::uint64_t>(1, gp.get_data_length()), true);
+  const auto s = slot_of(gp.get_address(), std::max<std::uint64_t>(1, gp.get_data_length()));
   if (!s) return false;
   const std::uint64_t base = std::uint64_t{*s} * m_slot_stride.divisor();
   dmi.set_dmi_ptr(m_storage.data(*s));
@@ -85,7 +85,7 @@ bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
   const std::uint64_t addr = gp.get_address();
   const std::uint64_t len = gp.get_data_length();
   if (gp.get_byte_enable_ptr()) return false;  // tile payloads move whole bytes
-  const auto s = slot_of(addr, len, true);
+  const auto s = slot_of(addr, len);
   if (!s) return false;
   const std::uint64_t offset = m_slot_stride.remainder(addr);
   if (gp.is_read()) {
@@ -141,7 +141,7 @@ bool TileMemory::book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_
   for (std::size_t i = 0; i < train.stream_count; ++i) {
     const model::BurstStream& s = *train.streams[i];
     for (std::size_t t = s.next; t < s.transfers.size(); ++t)
-      if (!slot_of(s.transfers[t].address - shift, s.transfers[t].bytes, false)) return false;
+      if (!in_slot(s.transfers[t].address - shift, s.transfers[t].bytes)) return false;
   }
   // The pacers speak the initiator's times; the bursts reach this memory `hop` later (the delay the
   // interconnect added to the train, sent with none).

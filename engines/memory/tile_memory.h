@@ -44,9 +44,12 @@ class TileMemory : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
-  /// The slot holding [addr, addr + len), or nullopt; with `storage`, the slot's bytes are made to
-  /// cover that range first.
-  std::optional<unsigned> slot_of(std::uint64_t addr, std::uint64_t len, bool storage);
+  /// Whether [addr, addr + len) lies in one slot.
+  bool in_slot(std::uint64_t addr, std::uint64_t len) const {
+    return m_slot_stride.quotient(addr) < m_storage.slot_count() && m_slot_stride.remainder(addr) + len <= m_slot_stride.divisor();
+  }
+  /// The slot holding [addr, addr + len), or nullopt; the slot's bytes are made to cover that range.
+  std::optional<unsigned> slot_of(std::uint64_t addr, std::uint64_t len);
   /// Books an access arriving at cycle `arrival` on the ports (it is cycle `now`); returns the
   /// cycle it completes.
   std::uint64_t book(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr, std::uint64_t len);

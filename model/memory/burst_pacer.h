@@ -6,6 +6,7 @@
 // the stream's bursts advances it, so pacing carries across the stream's transfers.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -21,8 +22,18 @@ class BurstPacer {
 
   /// When the next burst leaves.
   std::uint64_t next_issue() const { return m_at; }
-  /// The next burst, of `bytes`, left at next_issue() and completes at `done`.
-  void issued(std::uint64_t bytes, std::uint64_t done);
+  /// The next burst, of `bytes`, left at next_issue() and completes at `done`. Inline: called for
+  /// every burst.
+  void issued(std::uint64_t bytes, std::uint64_t done) {
+    if (bytes != m_step_bytes) {
+      m_step_bytes = bytes;
+      m_step = (2 * m_period * bytes + m_rate) / (2 * m_rate);  // rounded to the nearest time unit
+    }
+    m_in_flight[m_oldest] = done;
+    if (++m_oldest == m_in_flight.size()) m_oldest = 0;
+    // The next burst takes the slot of the request `outstanding` back, once that one completes.
+    m_at = std::max(m_at + m_step, m_in_flight[m_oldest]);
+  }
 
  private:
   std::uint64_t m_at = 0;

@@ -6,7 +6,9 @@
 // cycle. Pure cycle arithmetic; the TLM memory target asks it for delays.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "model/common/invariant_divisor.h"
@@ -26,10 +28,11 @@ class MemoryPortModel {
   };
 
   /// Books an access of `bytes` at byte address `addr` arriving at cycle `arrival`. Bookings that
-  /// ended before `now` are forgotten (nothing can arrive in the past).
+  /// ended before `now` are forgotten (nothing can arrive in the past). Inline: engines book every
+  /// burst through it.
   Grant reserve(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr, std::uint64_t bytes);
 
-  std::uint64_t occupancy(std::uint64_t bytes) const;
+  std::uint64_t occupancy(std::uint64_t bytes) const { return std::max<std::uint64_t>(1, m_port_width.quotient_up(bytes)); }
   std::uint64_t accesses() const { return m_accesses; }
   std::uint64_t bank_conflicts() const { return m_bank_conflicts; }
   std::uint64_t wait_cycles() const { return m_wait_cycles; }  ///< cycles accesses waited for a port or bank
@@ -46,8 +49,14 @@ class MemoryPortModel {
   };
   /// Earliest start >= t at which [start, start + occ) is free on `port`.
   std::uint64_t earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const;
+  /// Whether an access on a port other than `port` starts at `start` in `bank`.
+  bool bank_taken(unsigned port, std::uint64_t start, std::uint64_t bank) const;
+  void insert(std::vector<Booking>& cal, std::uint64_t now, const Booking& booking);
+  static void insert_in_order(std::vector<Booking>& cal, const Booking& booking);
+  static void forget_before(std::vector<Booking>& cal, std::uint64_t now);
 
   MemoryParams m_params;
+  unsigned m_port_count;
   InvariantDivisor m_port_width;  ///< bytes per cycle
   InvariantDivisor m_bank_width;
   InvariantDivisor m_banks;
@@ -58,5 +67,68 @@ class MemoryPortModel {
   std::uint64_t m_bank_conflicts = 0;
   std::uint64_t m_wait_cycles = 0;
 };
+
+inline std::uint64_t MemoryPortModel::earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const {
+  // Bookings of a port never overlap, so their ends are sorted like their starts.
+  const auto& cal = m_calendar[port];
+  if (cal.empty() || cal.back().end <= t) return t;  // the common case: nothing booked from t on
+  // Requests arrive close to the latest bookings: search from the back.
+  auto it = std::prev(cal.end());
+  while (it != cal.begin() && std::prev(it)->end > t) --it;  // the first booking ending after t
+  for (; it != cal.end(); ++it) {
+    if (it->start >= t + occ) break;  // the gap before this booking holds the access
+    t = it->end;
+  }
+  return t;
+}
+
+inline bool MemoryPortModel::bank_taken(unsigned port, std::uint64_t start, std::uint64_t bank) const {
+  for (unsigned p = 0; p < m_port_count; ++p) {
+    if (p == port) continue;
+    const auto& cal = m_calendar[p];
+    if (cal.empty() || cal.back().start < start) continue;  // nothing starts there at or after `start`
+    auto it = std::prev(cal.end());
+    while (it != cal.begin() && std::prev(it)->start >= start) --it;  // the first booking starting at or after `start`
+    if (it->start == start && it->bank == bank) return true;
+  }
+  return false;
+}
+
+inline MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr,
+                                                       std::uint64_t bytes) {
+  const std::uint64_t occ = occupancy(bytes);
+  Grant g;
+  g.start = earliest_fit(0, arrival, occ);
+  for (unsigned p = 1; p < m_port_count && g.start != arrival; ++p) {  // none starts before arrival
+    const std::uint64_t s = earliest_fit(p, arrival, occ);
+    if (s < g.start) {
+      g.start = s;
+      g.port = p;
+    }
+  }
+  // A concurrent access on another port that starts in the same bank wins that bank first.
+  const std::uint64_t bank = m_banks.remainder(m_bank_width.quotient(addr));
+  g.bank_conflict = m_port_count > 1 && bank_taken(g.port, g.start, bank);
+  if (g.bank_conflict) g.start = earliest_fit(g.port, g.start + 1, occ);
+  insert(m_calendar[g.port], now, Booking{g.start, g.start + occ, bank});
+  g.done = g.start + occ + m_params.access_latency_cycles;
+
+  ++m_accesses;
+  m_bank_conflicts += g.bank_conflict ? 1 : 0;
+  m_wait_cycles += g.start - arrival;
+  m_port_bytes[g.port] += bytes;
+  m_port_busy[g.port] += occ;
+  return g;
+}
+
+inline void MemoryPortModel::insert(std::vector<Booking>& cal, std::uint64_t now, const Booking& booking) {
+  // Forget bookings that ended before now, in batches (nothing arrives in the past); only the
+  // calendar that grows needs it.
+  if (cal.size() > 64) forget_before(cal, now);
+  if (cal.empty() || cal.back().start <= booking.start)
+    cal.push_back(booking);  // the common case: the latest booking of its port
+  else
+    insert_in_order(cal, booking);
+}
 
 }  // namespace ptosim::model
