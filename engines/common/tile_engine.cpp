@@ -124,6 +124,30 @@ std::optional<sc_core::sc_time> TileEngine::issue() {
   return sc_time::from_value(last_done);
 }
 
+model::NumericFlags TileEngine::run_pe(const model::ExecPlan& plan, int pe) {
+  model::PePayloads io;
+  io.pe = pe;
+  std::vector<std::vector<std::uint8_t>> copies;
+  for (const model::SourceOperand& s : plan.sources) {
+    const std::uint8_t* in = direct(address_map::fragment_address(s.ref.space, s.slot, s.ref.is_shared() ? 0 : pe), s.desc.storage_bytes());
+    // A source whose register this bundle's own result takes over (queue policy) is read old.
+    if (!s.ref.is_shared() &&
+        std::any_of(plan.dests.begin(), plan.dests.end(), [&](const model::DestOperand& d) { return d.slot == s.slot; })) {
+      copies.emplace_back(in, in + s.desc.storage_bytes());
+      in = copies.back().data();
+    }
+    io.sources.push_back(in);
+  }
+  for (const model::DestOperand& d : plan.dests) {
+    std::uint8_t* out = direct(address_map::fragment_address(model::TileRef::Space::Local, d.slot, pe), d.desc.capacity_bytes);
+    std::memset(out, 0, d.desc.capacity_bytes);  // a new tile's payload starts as zero bits
+    io.dests.push_back(out);
+  }
+  const model::NumericFlags flags = run_core(plan, io);
+  for (std::size_t i = 0; i < plan.dests.size(); ++i) model::write_padding(plan.dests[i], io.dests[i]);
+  return flags;
+}
+
 void TileEngine::execute(EngineCommand& cmd) {
   const model::ExecPlan& plan = *cmd.plan;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
@@ -154,36 +178,24 @@ void TileEngine::execute(EngineCommand& cmd) {
   m_memories.clear();
   for (std::size_t k = 0; k < n_pes; ++k) m_memories.push_back(MemoryStreams{{&m_streams[k], &m_streams[n_pes + 1 + k]}, 2});
   m_memories.push_back(MemoryStreams{{&m_streams[n_pes], nullptr}, 1});
-  std::vector<std::vector<std::uint8_t>> copies;
-  for (std::size_t k = 0; k < n_pes; ++k) {
-    model::PePayloads io;
-    io.pe = pes[k];
-    for (const model::SourceOperand& s : plan.sources) {
-      const bool shared = s.ref.is_shared();
-      const std::uint64_t address = address_map::fragment_address(s.ref.space, s.slot, shared ? 0 : pes[k]);
-      if (!shared || k == 0) m_streams[shared ? n_pes : k].transfers.push_back({address, s.desc.storage_bytes()});
-      if (cmd.timing_only) continue;
-      const std::uint8_t* in = direct(address, s.desc.storage_bytes());
-      // A source whose register this bundle's own result takes over (queue policy) is read old.
-      if (!shared && std::any_of(plan.dests.begin(), plan.dests.end(), [&](const model::DestOperand& d) { return d.slot == s.slot; })) {
-        copies.emplace_back(in, in + s.desc.storage_bytes());
-        in = copies.back().data();
-      }
-      io.sources.push_back(in);
+  // Each PE reads its fragment of every Local source and writes its result fragments; a Shared
+  // source is read once.
+  for (const model::SourceOperand& s : plan.sources) {
+    const std::uint64_t bytes = s.desc.storage_bytes();
+    if (s.ref.is_shared()) {
+      m_streams[n_pes].transfers.push_back({address_map::fragment_address(s.ref.space, s.slot, 0), bytes});
+      continue;
     }
-    for (const model::DestOperand& d : plan.dests) {
-      const std::uint64_t address = address_map::fragment_address(model::TileRef::Space::Local, d.slot, pes[k]);
-      m_streams[n_pes + 1 + k].transfers.push_back({address, d.desc.storage_bytes()});
-      if (cmd.timing_only) continue;
-      std::uint8_t* out = direct(address, d.desc.capacity_bytes);
-      std::memset(out, 0, d.desc.capacity_bytes);  // a new tile's payload starts as zero bits
-      io.dests.push_back(out);
-    }
-    if (!cmd.timing_only) {
-      cmd.flags |= run_core(plan, io);
-      for (std::size_t i = 0; i < plan.dests.size(); ++i) model::write_padding(plan.dests[i], io.dests[i]);
-    }
+    for (std::size_t k = 0; k < n_pes; ++k)
+      m_streams[k].transfers.push_back({address_map::fragment_address(s.ref.space, s.slot, pes[k]), bytes});
   }
+  for (const model::DestOperand& d : plan.dests) {
+    const std::uint64_t bytes = d.desc.storage_bytes();
+    for (std::size_t k = 0; k < n_pes; ++k)
+      m_streams[n_pes + 1 + k].transfers.push_back({address_map::fragment_address(model::TileRef::Space::Local, d.slot, pes[k]), bytes});
+  }
+  if (!cmd.timing_only)
+    for (std::size_t k = 0; k < n_pes; ++k) cmd.flags |= run_pe(plan, pes[k]);
   const model::Cycles compute = compute_cycles(plan, from_idle);
   const auto streams_done = issue();
   if (!streams_done) SC_REPORT_ERROR(name(), "tile memory rejected an operand access (address map error)");

@@ -79,6 +79,8 @@ class TileEngine : public sc_core::sc_module {
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void execute(EngineCommand& cmd);
+  /// Runs the model core on PE `pe`'s operands in place.
+  model::NumericFlags run_pe(const model::ExecPlan& plan, int pe);
   /// Books the bursts of the command's streams (which run in parallel from its start, each at its
   /// own rate) with one burst train per memory and lookahead window, never booking beyond the
   /// lookahead ahead of simulated time; returns when the last burst completes, or nothing on a

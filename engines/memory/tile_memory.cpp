@@ -136,7 +136,9 @@ std::uint64_t TileMemory::book(std::uint64_t now, std::uint64_t arrival, std::ui
   return grant.done;
 }
 
-bool TileMemory::book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_time& delay) {
+// Every burst of every command passes here: flattening inlines the whole per-burst path (port
+// reservation included), which the compiler's size limits would otherwise leave as calls.
+[[gnu::flatten]] bool TileMemory::book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_time& delay) {
   // Every transfer still to book must lie in one slot, or nothing is booked.
   for (std::size_t i = 0; i < train.stream_count; ++i) {
     const model::BurstStream& s = *train.streams[i];
