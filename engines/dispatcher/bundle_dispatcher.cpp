@@ -105,13 +105,22 @@ template <typename Pred>
 void BundleDispatcher::stall_until(Pred ready, std::uint64_t& counter, int reason) {
   if (ready()) return;
   const std::uint64_t start = now_cycles();
-  bool idle_at_start[2];
-  for (int e = 0; e < 2; ++e) idle_at_start[e] = !m_engine_busy[e] && m_queues[e].empty();
   while (!ready()) sc_core::wait(m_progress);
-  const std::uint64_t waited = now_cycles() - start;
-  counter += waited;
+  charge_stall(start, now_cycles(), counter, reason);
+}
+
+void BundleDispatcher::charge_stall(std::uint64_t from, std::uint64_t to, std::uint64_t& counter, int reason) {
+  if (to <= from) return;
+  counter += to - from;
   for (int e = 0; e < 2; ++e)
-    if (idle_at_start[e]) m_stats.engine_idle_stall[e][reason] += waited;
+    if (!m_engine_busy[e] && m_queues[e].empty() && m_idle_since[e] <= from) m_stats.engine_idle_stall[e][reason] += to - from;
+}
+
+void BundleDispatcher::await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end) {
+  m_awaited = &b;
+  m_awaited_decode_end = decode_end;
+  sc_core::wait(m_preflight_due);
+  charge_stall(decode_end, m_sources_ready_cycle, m_stats.dependency_stall_cycles, 0);
 }
 
 bool BundleDispatcher::sources_ready(const model::Bundle& b) const {
@@ -141,9 +150,14 @@ void BundleDispatcher::dispatch_thread() {
     // Untraced, a bundle whose sources are ready goes from decode straight on to preflight in one
     // wait: nothing observes the dispatcher in between, and only this thread makes a source
     // pending, so the sources are still ready when decode ends.
-    const bool straight = !m_traced && !fetched->fault && !fetched->bundle->is_strict_noop() &&
-                          sources_ready(*fetched->bundle);
-    sc_core::wait(m_clock.to_time(model::Cycles(decode + (straight ? m_params.preflight_cycles : 0))));
+    // Untraced, a bundle whose sources are not ready goes on from decode to preflight when the
+    // completion that readies them says so, again in one wait.
+    const bool untraced_bundle = !m_traced && !fetched->fault && !fetched->bundle->is_strict_noop();
+    const bool straight = untraced_bundle && sources_ready(*fetched->bundle);
+    if (untraced_bundle && !straight)
+      await_sources_then_preflight(*fetched->bundle, now_cycles() + decode);
+    else
+      sc_core::wait(m_clock.to_time(model::Cycles(decode + (straight ? m_params.preflight_cycles : 0))));
     m_stats.decode_cycles += decode;
     m_stats.instructions += fetched->instructions;
 
@@ -169,7 +183,7 @@ void BundleDispatcher::dispatch_thread() {
       continue;
     }
 
-    if (!straight) {
+    if (!untraced_bundle) {
       set_state(State::WaitDependency);
       stall_until([&] { return sources_ready(b); }, m_stats.dependency_stall_cycles, 0);
       set_state(State::Preflight);
@@ -265,6 +279,7 @@ void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket
     f->record.flags = cmd.flags;
     f->record.compute_cycles = cmd.compute_cycles;
     m_engine_busy[engine] = false;
+    if (m_queues[engine].empty()) m_idle_since[engine] = now_cycles();
     complete(*f);
   }
 }
@@ -280,6 +295,13 @@ void BundleDispatcher::complete(InFlight& f) {
   f.done = true;
   retire();
   m_progress.notify(sc_core::SC_ZERO_TIME);
+  if (m_awaited && sources_ready(*m_awaited)) {
+    m_awaited = nullptr;
+    const std::uint64_t now = now_cycles();
+    m_sources_ready_cycle = now;
+    const std::uint64_t preflight_end = std::max(now, m_awaited_decode_end) + m_params.preflight_cycles;
+    m_preflight_due.notify(m_clock.to_time(model::Cycles(preflight_end - now)));
+  }
 }
 
 void BundleDispatcher::retire() {

@@ -93,6 +93,12 @@ class BundleDispatcher : public sc_core::sc_module {
   /// Waits on m_progress until `ready()`, charging the wait to `counter` and to idle engines.
   template <typename Pred>
   void stall_until(Pred ready, std::uint64_t& counter, int reason);
+  /// Charges a stall over cycles [from, to) to `counter` and to the engines idle throughout it.
+  void charge_stall(std::uint64_t from, std::uint64_t to, std::uint64_t& counter, int reason);
+  /// Untraced: waits for `b`'s sources, decode ending at cycle `decode_end`, then for preflight,
+  /// in one wait: the completion that makes the sources ready wakes the dispatcher when its
+  /// preflight would end.
+  void await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end);
   std::uint64_t now_cycles() const { return m_clock.now_cycles(); }
 
   class DebugReader;
@@ -111,6 +117,14 @@ class BundleDispatcher : public sc_core::sc_module {
   std::deque<std::shared_ptr<InFlight>> m_reorder;        ///< dispatched, not yet retired, program order
   std::deque<std::shared_ptr<InFlight>> m_queues[2];      ///< per engine issue queue
   bool m_engine_busy[2] = {false, false};
+  /// Per engine: the cycle it last ran out of work (idle, queue empty). Nothing gives an engine
+  /// work while the dispatcher stalls, so an engine idle at a stall's end was idle since then.
+  std::uint64_t m_idle_since[2] = {0, 0};
+  // A bundle awaiting its sources untraced (await_sources_then_preflight); complete() wakes it.
+  const model::Bundle* m_awaited = nullptr;
+  std::uint64_t m_awaited_decode_end = 0;
+  std::uint64_t m_sources_ready_cycle = 0;
+  sc_core::sc_event m_preflight_due;
   sc_core::sc_event m_queue_event[2];
   sc_core::sc_event m_progress;  ///< a command completed or retired
   std::deque<BundleRecord> m_records;  ///< a deque: long runs append without moving old records

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "tests/platforms/run_helpers.h"
@@ -172,6 +173,48 @@ TEST_CASE("Two runs of the same input give identical statistics and VCD, and tra
   const std::string va = slurp("determinism_a.vcd"), vb = slurp("determinism_b.vcd");
   REQUIRE(va.size() > 200);
   CHECK(body(va) == body(vb));
+}
+
+TEST_CASE("Tracing changes no statistic whether a dependency resolves before, during or after decode", "[timing]") {
+  // Untraced, the dispatcher waits for a bundle's sources and its preflight in one step, woken by
+  // the completion that readies them; traced, it waits stage by stage. Longer decodes move that
+  // completion from after decode to during it.
+  const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/attention.pto");
+  std::set<std::uint64_t> stalls;
+  for (int decode : {1, 4, 16, 64, 256}) {
+    const std::string set = " --set dispatch.decode_cycles=" + std::to_string(decode);
+    const std::string name = "decode_sweep_" + std::to_string(decode);
+    const auto traced = run_program(name + "_traced", program, "--quiet --vcd " + name + ".vcd" + set);
+    const auto plain = run_program(name, program, "--quiet" + set);
+    REQUIRE(traced.status == 0);
+    REQUIRE(plain.status == 0);
+    CHECK(plain.stats == traced.stats);
+    stalls.insert(plain.stats["dispatcher"]["dependency_stall_cycles"].get<std::uint64_t>());
+  }
+  CHECK(stalls.size() > 1);  // the sweep moves the dependency waits
+}
+
+TEST_CASE("A dependency stall is charged to the engines idle throughout it, not to its producer", "[timing]") {
+  // The SFU bundle waits for the CUBE's row maxima: the SFU sits idle for the whole wait, the CUBE
+  // is busy until the wait ends (and idle only from then on).
+  const std::string program =
+      ".tile U#1 FP16 valid=32x64 layout=CUBE_M32 location=Matrix capacity=4KiB\n"
+      ".tile U#2 FP16 valid=64x64 layout=CUBE_N8 location=Matrix capacity=8KiB\n"
+      ".tile N#1 FP32 cols=1 valid=32x1 capacity=128\n"
+      ".random U#1 seed=1\n.random U#2 seed=2\n.fill N#1 0\n"
+      "BSTART.TMATMUL FP16\nB.FPATR rowmaxen=1\nB.DIM zero, 32, ->LB0\nB.DIM zero, 64, ->LB1\n"
+      "B.DIM zero, 64, ->LB2\nB.IOT U#1, U#2, mask=1111, ->M<7>\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n"
+      "BSTART.SFU TROWEXPANDMAX, FP32\nB.DIM zero, 1, ->LB0\nB.DIM zero, 32, ->LB1\n"
+      "B.IOT N#1, T#1, mask=1111, last, ->N<1>\nBSTOP\n";
+  for (const char* args : {"--quiet", "--quiet --vcd idle_charge.vcd"}) {
+    INFO(args);
+    const auto r = run_program("idle_charge", program, args);
+    REQUIRE(r.status == 0);
+    const auto wait = r.stats["dispatcher"]["dependency_stall_cycles"].get<std::uint64_t>();
+    CHECK(wait > 0);
+    CHECK(r.stats["engines"]["sfu"]["stall_cycles"]["dependency"] == wait);
+    CHECK(r.stats["engines"]["cube"]["stall_cycles"]["dependency"] == 0);
+  }
 }
 
 TEST_CASE("Timing-only runs keep the same timing and say that no values were computed", "[timing]") {
