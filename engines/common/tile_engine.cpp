@@ -71,8 +71,6 @@ std::optional<sc_core::sc_time> TileEngine::issue() {
   gp.set_dmi_allowed(false);
   std::uint8_t scratch = 0;
   gp.set_data_ptr(&scratch);
-  for (const model::BurstStream& s : m_streams)
-    for (const model::StreamTransfer& t : s.transfers) (s.write ? m_stats.bytes_written : m_stats.bytes_read) += t.bytes;
   // Times are SystemC time values (integer multiples of the time resolution): integer arithmetic
   // keeps the pacing cheap.
   const std::uint64_t lookahead = m_stream.lookahead_cycles * m_clock.period().value();
@@ -184,13 +182,16 @@ void TileEngine::execute(EngineCommand& cmd) {
     const std::uint64_t bytes = s.desc.storage_bytes();
     if (s.ref.is_shared()) {
       m_streams[n_pes].transfers.push_back({address_map::fragment_address(s.ref.space, s.slot, 0), bytes});
+      m_stats.bytes_read += bytes;
       continue;
     }
+    m_stats.bytes_read += bytes * n_pes;
     for (std::size_t k = 0; k < n_pes; ++k)
       m_streams[k].transfers.push_back({address_map::fragment_address(s.ref.space, s.slot, pes[k]), bytes});
   }
   for (const model::DestOperand& d : plan.dests) {
     const std::uint64_t bytes = d.desc.storage_bytes();
+    m_stats.bytes_written += bytes * n_pes;
     for (std::size_t k = 0; k < n_pes; ++k)
       m_streams[n_pes + 1 + k].transfers.push_back({address_map::fragment_address(model::TileRef::Space::Local, d.slot, pes[k]), bytes});
   }
