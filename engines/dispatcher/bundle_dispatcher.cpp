@@ -123,11 +123,9 @@ bool BundleDispatcher::sources_ready(const model::Bundle& b) const {
   return true;
 }
 
-void BundleDispatcher::record_immediate(BundleRecord rec) {
-  auto f = std::make_shared<InFlight>();
-  f->record = std::move(rec);
+void BundleDispatcher::record_immediate(std::shared_ptr<InFlight> f) {
   f->done = true;
-  m_reorder.push_back(f);
+  m_reorder.push_back(std::move(f));
   retire();
 }
 
@@ -147,7 +145,9 @@ void BundleDispatcher::dispatch_thread() {
     m_stats.decode_cycles += decode;
     m_stats.instructions += fetched->instructions;
 
-    BundleRecord rec;
+    // The record is built where it retires from: no copy of it on the way.
+    auto f = std::make_shared<InFlight>();
+    BundleRecord& rec = f->record;
     rec.id = m_next_id++;
     rec.op = std::move(fetched->op);
     rec.loc = std::move(fetched->loc);
@@ -156,7 +156,7 @@ void BundleDispatcher::dispatch_thread() {
     if (fetched->fault) {
       rec.outcome = BundleRecord::Outcome::Faulted;
       rec.fault = std::move(fetched->fault);
-      record_immediate(std::move(rec));
+      record_immediate(std::move(f));
       break;
     }
     const model::Bundle& b = *fetched->bundle;
@@ -165,7 +165,7 @@ void BundleDispatcher::dispatch_thread() {
       set_state(State::WaitReorder);
       stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, 1);
       rec.outcome = BundleRecord::Outcome::Noop;
-      record_immediate(std::move(rec));
+      record_immediate(std::move(f));
       continue;
     }
 
@@ -180,10 +180,9 @@ void BundleDispatcher::dispatch_thread() {
     if (!planned) {
       rec.outcome = BundleRecord::Outcome::Faulted;
       rec.fault = planned.fault();
-      record_immediate(std::move(rec));
+      record_immediate(std::move(f));
       break;
     }
-    auto f = std::make_shared<InFlight>();
     model::ExecPlan& plan = f->plan;
     plan = std::move(*planned);
     m_requests.clear();
@@ -191,7 +190,7 @@ void BundleDispatcher::dispatch_thread() {
     if (auto problem = m_state.check_allocation(m_requests)) {
       rec.outcome = BundleRecord::Outcome::Faulted;
       rec.fault = *problem;
-      record_immediate(std::move(rec));
+      record_immediate(std::move(f));
       break;
     }
     // A destination may reuse a slot an older bundle still reads (queue policy) or writes: wait.
@@ -220,12 +219,11 @@ void BundleDispatcher::dispatch_thread() {
     rec.destinations = std::move(names);
     rec.skipped_checks = std::move(plan.skipped_checks);  // the engines never read them
     if (plan.engine() == model::Engine::Cube) rec.macs = model::cube_macs(plan);
-    f->record = std::move(rec);
     const int e = engine_index(plan.engine());
     set_state(State::WaitQueue);
     stall_until([&] { return m_queues[e].size() < m_params.issue_queue_depth; }, m_stats.queue_full_stall_cycles, 1);
     m_reorder.push_back(f);
-    m_queues[e].push_back(f);
+    m_queues[e].push_back(std::move(f));
     m_trace_queue[e].set(m_queues[e].size(), Clocked::now_ps());
     m_trace_reorder.set(m_reorder.size(), Clocked::now_ps());
     m_queue_event[e].notify(sc_core::SC_ZERO_TIME);

@@ -87,7 +87,7 @@ class BundleDispatcher : public sc_core::sc_module {
   void issue_loop(int engine, tlm_utils::simple_initiator_socket<BundleDispatcher>& socket);
   void complete(InFlight& f);
   void retire();
-  void record_immediate(BundleRecord rec);
+  void record_immediate(std::shared_ptr<InFlight> f);
   bool sources_ready(const model::Bundle& b) const;
   void set_state(State s);
   /// Waits on m_progress until `ready()`, charging the wait to `counter` and to idle engines.

@@ -180,8 +180,7 @@ FeedResult BlockBuilder::stop(const Instruction& inst) {
     return reject(inst, FaultCode::BundleControl, instruction_mnemonic(inst.body) + " with no active block");
   m_active = false;
   FeedResult result;
-  result.completed = std::move(m_bundle);
-  m_bundle = Bundle{};
+  result.completed = std::move(m_bundle);  // start() clears m_bundle for the next block
   return result;
 }
 

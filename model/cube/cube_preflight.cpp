@@ -68,11 +68,13 @@ class CubePreflight {
   CubePreflight(const Bundle& b, const TileState& s, const IPayloadReader* values) : m_b(b), m_s(s), m_values(values) {}
 
   Result<ExecPlan> run() {
-    for (Status (CubePreflight::*step)() :
-         {&CubePreflight::check_fpatr, &CubePreflight::resolve_types, &CubePreflight::check_bindings,
-          &CubePreflight::check_datr, &CubePreflight::resolve_dimensions, &CubePreflight::read_scalars,
-          &CubePreflight::check_shared, &CubePreflight::check_postprocess_sources,
-          &CubePreflight::check_matrix_sources, &CubePreflight::check_encodings, &CubePreflight::plan_destinations})
+    // A static table: a braced list here would be rebuilt on every bundle.
+    static constexpr Status (CubePreflight::*kSteps[])() = {
+        &CubePreflight::check_fpatr, &CubePreflight::resolve_types, &CubePreflight::check_bindings,
+        &CubePreflight::check_datr, &CubePreflight::resolve_dimensions, &CubePreflight::read_scalars,
+        &CubePreflight::check_shared, &CubePreflight::check_postprocess_sources,
+        &CubePreflight::check_matrix_sources, &CubePreflight::check_encodings, &CubePreflight::plan_destinations};
+    for (Status (CubePreflight::*step)() : kSteps)
       if (Status f = (this->*step)()) return *f;
     m_plan.args = m_args;
     return std::move(m_plan);
@@ -360,7 +362,7 @@ class CubePreflight {
   Result<SourceOperand> local(unsigned ordinal, const char* role) {
     auto src = local_source(m_s, m_local[ordinal], m_mask, role);
     if (!src) return src.fault();
-    const LocalTile& t = m_s.local(src->ref.index);
+    const LocalTile& t = m_s.slot(src->slot);
     for (int pe = 0; pe < kPeCount; ++pe)
       if (m_mask.has(pe) && !t.valid_region_defined(pe))
         return legality(std::string(role) + " " + src->ref.name() + " has an undefined element in its valid region on PE" +

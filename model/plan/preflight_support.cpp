@@ -30,13 +30,16 @@ Result<std::optional<std::uint32_t>> resolve_lb(const Bundle& b, const TileState
 
 Result<SourceOperand> local_source(const TileState& s, unsigned selector, PeMask mask, const char* role) {
   const TileRef ref = TileRef::local(selector);
-  const LocalTile& t = s.local(selector);
+  const unsigned physical = s.physical_index(selector);
+  const LocalTile& t = s.slot(physical);
   if (!t.allocated) return fault(FaultCode::TileLegality, std::string(role) + " " + ref.name() + " is not allocated");
-  for (int pe = 0; pe < kPeCount; ++pe)
-    if (mask.has(pe) && !t.desc.pe_mask.has(pe))
-      return fault(FaultCode::TileLegality, std::string(role) + " " + ref.name() + " holds no payload fragment on PE" +
-                                                std::to_string(pe));
-  return SourceOperand{ref, s.physical_index(selector), t.desc};
+  // One mask test on the success path; the loop only names the first PE without a fragment.
+  if (const PeMask missing(mask.bits() & ~t.desc.pe_mask.bits()); !missing.empty())
+    for (int pe = 0; pe < kPeCount; ++pe)
+      if (missing.has(pe))
+        return fault(FaultCode::TileLegality, std::string(role) + " " + ref.name() + " holds no payload fragment on PE" +
+                                                  std::to_string(pe));
+  return SourceOperand{ref, physical, t.desc};
 }
 
 std::array<std::array<std::uint64_t, 3>, kPeCount> read_scalars(const Bundle& b, const TileState& s, PeMask mask) {
