@@ -99,8 +99,6 @@ void BundleDispatcher::trace_to(traces::VcdRecorder& rec, const std::string& sco
   m_trace_reorder.attach(&rec, rec.declare(scope, "in_flight", traces::VcdRecorder::width_for(m_params.reorder_depth + 1)));
 }
 
-void BundleDispatcher::set_state(State s) { m_trace_state.set(static_cast<std::uint64_t>(s), Clocked::now_ps()); }
-
 template <typename Pred>
 void BundleDispatcher::stall_until(Pred ready, std::uint64_t& counter, int reason) {
   if (ready()) return;
@@ -151,7 +149,7 @@ void BundleDispatcher::dispatch_thread() {
     rec.id = m_next_id++;
     rec.op = std::move(fetched->op);
     rec.loc = std::move(fetched->loc);
-    m_trace_bundle.set(rec.id, Clocked::now_ps());
+    trace(m_trace_bundle, rec.id);
     ++m_stats.bundles;
     if (fetched->fault) {
       rec.outcome = BundleRecord::Outcome::Faulted;
@@ -176,15 +174,13 @@ void BundleDispatcher::dispatch_thread() {
       sc_core::wait(m_clock.to_time(model::Cycles(m_params.preflight_cycles)));
     }
     m_reader->clear();
-    auto planned = model::preflight(b, m_state, m_timing_only ? nullptr : m_reader.get());
-    if (!planned) {
+    model::ExecPlan& plan = f->plan;
+    if (model::Status problem = model::preflight(b, m_state, m_timing_only ? nullptr : m_reader.get(), plan)) {
       rec.outcome = BundleRecord::Outcome::Faulted;
-      rec.fault = planned.fault();
+      rec.fault = std::move(problem);
       record_immediate(std::move(f));
       break;
     }
-    model::ExecPlan& plan = f->plan;
-    plan = std::move(*planned);
     m_requests.clear();
     for (const model::DestOperand& d : plan.dests) m_requests.push_back({d.hand, d.desc});
     if (auto problem = m_state.check_allocation(m_requests)) {
@@ -224,8 +220,8 @@ void BundleDispatcher::dispatch_thread() {
     stall_until([&] { return m_queues[e].size() < m_params.issue_queue_depth; }, m_stats.queue_full_stall_cycles, 1);
     m_reorder.push_back(f);
     m_queues[e].push_back(std::move(f));
-    m_trace_queue[e].set(m_queues[e].size(), Clocked::now_ps());
-    m_trace_reorder.set(m_reorder.size(), Clocked::now_ps());
+    trace(m_trace_queue[e], m_queues[e].size());
+    trace(m_trace_reorder, m_reorder.size());
     m_queue_event[e].notify(sc_core::SC_ZERO_TIME);
   }
   set_state(State::Drain);
@@ -247,7 +243,7 @@ void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket
     while (m_queues[engine].empty()) sc_core::wait(m_queue_event[engine]);
     std::shared_ptr<InFlight> f = m_queues[engine].front();
     m_queues[engine].pop_front();
-    m_trace_queue[engine].set(m_queues[engine].size(), Clocked::now_ps());
+    trace(m_trace_queue[engine], m_queues[engine].size());
     m_progress.notify(sc_core::SC_ZERO_TIME);
 
     m_engine_busy[engine] = true;
@@ -287,7 +283,7 @@ void BundleDispatcher::retire() {
     m_records.push_back(std::move(rec));
     m_reorder.pop_front();
   }
-  m_trace_reorder.set(m_reorder.size(), Clocked::now_ps());
+  trace(m_trace_reorder, m_reorder.size());
 }
 
 }  // namespace ptosim::engines

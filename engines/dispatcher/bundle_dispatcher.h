@@ -89,7 +89,12 @@ class BundleDispatcher : public sc_core::sc_module {
   void retire();
   void record_immediate(std::shared_ptr<InFlight> f);
   bool sources_ready(const model::Bundle& b) const;
-  void set_state(State s);
+  /// Records a traced signal's new value. Untraced, nothing reads the signals: not even the clock
+  /// is read (that was a measurable share of every bundle).
+  void trace(traces::TracedValue& signal, std::uint64_t value) {
+    if (m_traced) signal.set(value, Clocked::now_ps());
+  }
+  void set_state(State s) { trace(m_trace_state, static_cast<std::uint64_t>(s)); }
   /// Waits on m_progress until `ready()`, charging the wait to `counter` and to idle engines.
   template <typename Pred>
   void stall_until(Pred ready, std::uint64_t& counter, int reason);

@@ -65,9 +65,10 @@ bool encoding_constrained(DataType t) {
 /// ExecuteBundleTMATMULOperation), each returning the first fault it finds.
 class CubePreflight {
  public:
-  CubePreflight(const Bundle& b, const TileState& s, const IPayloadReader* values) : m_b(b), m_s(s), m_values(values) {}
+  CubePreflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan)
+      : m_b(b), m_s(s), m_values(values), m_plan(plan) {}
 
-  Result<ExecPlan> run() {
+  Status run() {
     // A static table: a braced list here would be rebuilt on every bundle.
     static constexpr Status (CubePreflight::*kSteps[])() = {
         &CubePreflight::check_fpatr, &CubePreflight::resolve_types, &CubePreflight::check_bindings,
@@ -75,9 +76,9 @@ class CubePreflight {
         &CubePreflight::check_shared, &CubePreflight::check_postprocess_sources,
         &CubePreflight::check_matrix_sources, &CubePreflight::check_encodings, &CubePreflight::plan_destinations};
     for (Status (CubePreflight::*step)() : kSteps)
-      if (Status f = (this->*step)()) return *f;
+      if (Status f = (this->*step)()) return f;
     m_plan.args = m_args;
-    return std::move(m_plan);
+    return std::nullopt;
   }
 
  private:
@@ -672,7 +673,7 @@ class CubePreflight {
   const Bundle& m_b;
   const TileState& m_s;
   const IPayloadReader* m_values;
-  ExecPlan m_plan;
+  ExecPlan& m_plan;
   CubeArgs m_args;
   bool m_gemv = false;
   bool m_left_scaled = false, m_right_scaled = false;
@@ -689,8 +690,8 @@ class CubePreflight {
 
 }  // namespace
 
-Result<ExecPlan> cube_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values) {
-  return CubePreflight(b, s, values).run();
+Status cube_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan) {
+  return CubePreflight(b, s, values, plan).run();
 }
 
 }  // namespace ptosim::model
