@@ -29,6 +29,19 @@ struct BundleDispatcher::InFlight {
   BundleRecord record;
   model::ExecPlan plan;  ///< engines share it through an aliasing pointer: one allocation per bundle
   bool done = false;
+
+  /// Back to a fresh entry, keeping the storage of the plan's operand lists: a reused entry costs
+  /// a bundle no allocation at all.
+  void reset() {
+    model::ExecPlan fresh;
+    fresh.sources = std::move(plan.sources);
+    fresh.dests = std::move(plan.dests);
+    fresh.sources.clear();
+    fresh.dests.clear();
+    plan = std::move(fresh);
+    record = BundleRecord{};
+    done = false;
+  }
 };
 
 /// Preflight's view of source payloads: debug reads through the interconnect (no simulated time)
@@ -144,7 +157,7 @@ void BundleDispatcher::dispatch_thread() {
     m_stats.instructions += fetched->instructions;
 
     // The record is built where it retires from: no copy of it on the way.
-    auto f = std::make_shared<InFlight>();
+    std::shared_ptr<InFlight> f = new_in_flight();
     BundleRecord& rec = f->record;
     rec.id = m_next_id++;
     rec.op = std::move(fetched->op);
@@ -193,10 +206,10 @@ void BundleDispatcher::dispatch_thread() {
     set_state(State::WaitReorder);
     stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, 1);
     // Checked above; only this thread allocates, and completions change no descriptor meanwhile.
-    std::vector<model::TileRef> names = m_state.allocate_checked(m_requests);
+    m_state.allocate_checked(m_requests, m_names);
     for (std::size_t i = 0; i < plan.dests.size(); ++i) {
-      plan.dests[i].ref = names[i];
-      plan.dests[i].slot = m_state.physical_index(names[i].index);
+      plan.dests[i].ref = m_names[i];
+      plan.dests[i].slot = m_state.physical_index(m_names[i].index);
     }
     set_state(State::WaitDependency);
     stall_until(
@@ -212,7 +225,6 @@ void BundleDispatcher::dispatch_thread() {
     for (const model::SourceOperand& s : plan.sources) ++m_pending_reads[slot_key(s.ref.space, s.slot)];
     for (const model::DestOperand& d : plan.dests) ++m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
 
-    rec.destinations = std::move(names);
     rec.skipped_checks = std::move(plan.skipped_checks);  // the engines never read them
     if (plan.engine() == model::Engine::Cube) rec.macs = model::cube_macs(plan);
     const int e = engine_index(plan.engine());
@@ -276,11 +288,25 @@ void BundleDispatcher::complete(InFlight& f) {
   m_progress.notify(sc_core::SC_ZERO_TIME);
 }
 
+std::shared_ptr<BundleDispatcher::InFlight> BundleDispatcher::new_in_flight() {
+  // The oldest retired entries come first; the newest may still be held by an engine's last
+  // command or an issue thread.
+  for (auto it = m_retired.begin(); it != m_retired.end(); ++it)
+    if (it->use_count() == 1) {
+      std::shared_ptr<InFlight> f = std::move(*it);
+      m_retired.erase(it);
+      f->reset();
+      return f;
+    }
+  return std::make_shared<InFlight>();
+}
+
 void BundleDispatcher::retire() {
   while (!m_reorder.empty() && m_reorder.front()->done) {
     BundleRecord& rec = m_reorder.front()->record;
     m_state.raise_status(rec.flags);
     m_records.push_back(std::move(rec));
+    m_retired.push_back(std::move(m_reorder.front()));
     m_reorder.pop_front();
   }
   trace(m_trace_reorder, m_reorder.size());

@@ -121,11 +121,13 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
 
 Result<std::vector<TileRef>> TileState::allocate(const std::vector<DestinationRequest>& requests) {
   if (auto problem = check_allocation(requests)) return *problem;
-  return allocate_checked(requests);
+  std::vector<TileRef> names;
+  allocate_checked(requests, names);
+  return names;
 }
 
-std::vector<TileRef> TileState::allocate_checked(const std::vector<DestinationRequest>& requests) {
-  std::vector<TileRef> names;
+void TileState::allocate_checked(const std::vector<DestinationRequest>& requests, std::vector<TileRef>& names) {
+  names.clear();
   for (const DestinationRequest& req : requests) {
     unsigned index = 0;
     if (m_policy == AllocationPolicy::Asl) {
@@ -146,7 +148,6 @@ std::vector<TileRef> TileState::allocate_checked(const std::vector<DestinationRe
     install_local(index, req.desc);
     names.push_back(TileRef::local(index));
   }
-  return names;
 }
 
 void TileState::install_local(unsigned index, const TileDescriptor& desc) {

@@ -124,7 +124,8 @@ class TileState {
   Result<std::vector<TileRef>> allocate(const std::vector<DestinationRequest>& requests);
   /// allocate for requests check_allocation accepted with no allocation, descriptor or capacity
   /// change since (the dispatcher checks before waiting for room, then places): no second check.
-  std::vector<TileRef> allocate_checked(const std::vector<DestinationRequest>& requests);
+  /// `names` is cleared, then receives the names (the dispatcher reuses one list for every bundle).
+  void allocate_checked(const std::vector<DestinationRequest>& requests, std::vector<TileRef>& names);
   /// Installs a tile at a named register (scenario/program inputs), replacing what was there.
   void install_local(unsigned index, const TileDescriptor& desc);
   void install_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, PeMask initialized,
