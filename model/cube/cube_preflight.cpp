@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/cube/cube_preflight.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -196,24 +198,23 @@ class CubePreflight {
     }
     // TileMatrixLocalMathematicalSourceCount plus BundleMatrixPostProcessSourceCount.
     const CubeFpatr& f = m_args.fpatr;
-    const struct {
-      bool present;
-      const char* name;
-    } roles[] = {{m_args.accumulate, "C"},
-                 {!m_left_shared, "A"},
-                 {!m_left_shared && m_left_scaled, "SA"},
-                 {!m_right_shared, "B"},
-                 {!m_right_shared && m_right_scaled, "SB"},
-                 {m_args.bias, "Bias"},
-                 {f.row_max && f.row_max_init, "RowMaxIn"},
-                 {cube::mode_uses_vector_param(f.prequant_mode), "QuantParam vector"},
-                 {f.relu_mode == 3, "PReLU vector"}};
-    unsigned expected = 0;
-    for (const auto& r : roles) expected += r.present ? 1U : 0U;
+    static constexpr const char* kRoles[] = {"C",  "A",    "SA",       "B",
+                                             "SB", "Bias", "RowMaxIn", "QuantParam vector",
+                                             "PReLU vector"};
+    const bool present[std::size(kRoles)] = {m_args.accumulate,
+                                             !m_left_shared,
+                                             !m_left_shared && m_left_scaled,
+                                             !m_right_shared,
+                                             !m_right_shared && m_right_scaled,
+                                             m_args.bias,
+                                             f.row_max && f.row_max_init,
+                                             cube::mode_uses_vector_param(f.prequant_mode),
+                                             f.relu_mode == 3};
+    const auto expected = static_cast<unsigned>(std::count(std::begin(present), std::end(present), true));
     if (m_local.size() != expected) {
       std::string names;  // the fault text only
-      for (const auto& r : roles)
-        if (r.present) names += (names.empty() ? "" : ", ") + std::string(r.name);
+      for (std::size_t i = 0; i < std::size(kRoles); ++i)
+        if (present[i]) names += (names.empty() ? "" : ", ") + std::string(kRoles[i]);
       return legality(m_b.mnemonic + " expects " + std::to_string(expected) + " Local sources (" + names +
                       "), the B.IOT bindings give " + std::to_string(m_local.size()));
     }
@@ -559,8 +560,10 @@ class CubePreflight {
       bias = *s;
     }
 
-    // Architectural order; Shared sources were validated (and appended) by check_shared.
-    std::vector<SourceOperand> shared = std::move(m_plan.sources);
+    // Architectural order; Shared sources were validated (and appended) by check_shared. Copied
+    // out, so the plan's list keeps its storage (the dispatcher reuses plans).
+    BoundedVector<SourceOperand, kMaxSharedBindings> shared;
+    for (const SourceOperand& s : m_plan.sources) shared.push_back(s);
     m_plan.sources.clear();
     m_plan.sources.reserve(m_local.size() + shared.size());
     auto from_shared = [&shared](int index) { return shared[static_cast<std::size_t>(index)]; };
