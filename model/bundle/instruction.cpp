@@ -151,8 +151,7 @@ std::string bstart_operation_mnemonic(const InstructionBody& body) {
 }
 
 Status validate(const InstructionBody& body) {
-  const Result<Encoding> encoding = encode(body);
-  if (!encoding) return encoding.fault();
+  if (!encodes(body)) return encode(body).fault();  // encode() only to name the field
   return std::visit([](const auto& b) { return validate_fields(b); }, body);
 }
 
