@@ -372,18 +372,25 @@ class CubePreflight {
     return src;
   }
 
+  // The checks below run on every operand of every bundle: each builds its fault text in a
+  // function of its own, which keeps the check small enough to inline.
+
   static Status expect_valid(const SourceOperand& s, const char* role, std::uint32_t rows, std::uint32_t cols) {
-    if (s.desc.valid_rows != rows || s.desc.valid_cols != cols)
-      return legality(std::string(role) + " " + s.ref.name() + " has valid shape " + shape(s.desc.valid_rows, s.desc.valid_cols) +
-                      ", expected " + shape(rows, cols));
-    return std::nullopt;
+    if (s.desc.valid_rows == rows && s.desc.valid_cols == cols) return std::nullopt;
+    return wrong_valid_shape(s, role, rows, cols);
+  }
+  static Fault wrong_valid_shape(const SourceOperand& s, const char* role, std::uint32_t rows, std::uint32_t cols) {
+    return legality(std::string(role) + " " + s.ref.name() + " has valid shape " + shape(s.desc.valid_rows, s.desc.valid_cols) +
+                    ", expected " + shape(rows, cols));
   }
 
   static Status expect_type(const SourceOperand& s, const char* role, DataType t) {
-    if (s.desc.dtype != t)
-      return legality(std::string(role) + " " + s.ref.name() + " is " + data_type_name(s.desc.dtype) + ", expected " +
-                      data_type_name(t));
-    return std::nullopt;
+    if (s.desc.dtype == t) return std::nullopt;
+    return wrong_type(s, role, t);
+  }
+  static Fault wrong_type(const SourceOperand& s, const char* role, DataType t) {
+    return legality(std::string(role) + " " + s.ref.name() + " is " + data_type_name(s.desc.dtype) + ", expected " +
+                    data_type_name(t));
   }
 
   /// An ordinary RowMajor operand: Bias, E8M0 scales and the post-processing inputs.
@@ -395,23 +402,30 @@ class CubePreflight {
 
   /// A CUBE primary (TileMatrixLocalPrimaryInfoLegal): a consistent CELL descriptor in Matrix.
   static Status expect_cube(const SourceOperand& s, const char* role) {
+    const auto problem = descriptor_problem(s.desc);
+    if (s.desc.location == Location::Matrix && !problem) return std::nullopt;
+    return not_cube(s, role, problem);
+  }
+  /// The location first, then the descriptor.
+  static Fault not_cube(const SourceOperand& s, const char* role, std::optional<std::string_view> problem) {
     if (s.desc.location != Location::Matrix)
       return legality(std::string(role) + " " + s.ref.name() + " must be in location Matrix, not " +
                       location_name(s.desc.location));
-    if (auto problem = descriptor_problem(s.desc))
-      return legality(std::string(role) + " " + s.ref.name() + " descriptor: " + std::string(*problem));
-    return std::nullopt;
+    return legality(std::string(role) + " " + s.ref.name() + " descriptor: " + std::string(*problem));
   }
 
   /// TileMatrixMLayoutLegal: CUBE_M16 holds M <= 16 rows, CUBE_M32 M <= 32.
   Status expect_m_layout(const SourceOperand& s, const char* role) const {
+    const Layout l = s.desc.layout;
+    if ((l == Layout::CubeM16 && m_args.m <= 16) || (l == Layout::CubeM32 && m_args.m <= 32)) return std::nullopt;
+    return wrong_m_layout(s, role);
+  }
+  Fault wrong_m_layout(const SourceOperand& s, const char* role) const {
     if (s.desc.layout != Layout::CubeM16 && s.desc.layout != Layout::CubeM32)
       return legality(std::string(role) + " " + s.ref.name() + " must use CUBE_M16 or CUBE_M32, not " + layout_name(s.desc.layout));
     const std::uint32_t rows = s.desc.layout == Layout::CubeM16 ? 16 : 32;
-    if (m_args.m > rows)
-      return legality(std::string(role) + " " + s.ref.name() + " is " + layout_name(s.desc.layout) + ", which holds " +
-                      std::to_string(rows) + " rows; M = " + std::to_string(m_args.m));
-    return std::nullopt;
+    return legality(std::string(role) + " " + s.ref.name() + " is " + layout_name(s.desc.layout) + ", which holds " +
+                    std::to_string(rows) + " rows; M = " + std::to_string(m_args.m));
   }
 
   /// ADR 0079 Decision 054: scale tiles have power-of-two physical extents.
