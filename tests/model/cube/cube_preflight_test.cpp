@@ -412,6 +412,13 @@ TEST_CASE("CUBE preflight: Local matrix operands", "[cube]") {
     mc.reject(text, kLegality, "A T#1 holds no payload fragment on PE3");
   }
   {
+    Machine mc;  // the first PE without a fragment is named
+    const std::string text = setup(mc, plain);
+    TileDescriptor d = cube_desc(m16, DataType::FP16, 2, 2, 128, PeMask(0x9));
+    mc.install("T#1", d, fill(0));
+    mc.reject(text, kLegality, "A T#1 holds no payload fragment on PE1");
+  }
+  {
     Machine mc;
     const std::string text = setup(mc, plain);
     const TileDescriptor d = cube_desc(m16, DataType::FP16, 2, 2, 128);
