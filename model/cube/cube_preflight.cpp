@@ -71,14 +71,18 @@ class CubePreflight {
       : m_b(b), m_s(s), m_values(values), m_plan(plan) {}
 
   Status run() {
-    // A static table: a braced list here would be rebuilt on every bundle.
-    static constexpr Status (CubePreflight::*kSteps[])() = {
-        &CubePreflight::check_fpatr, &CubePreflight::resolve_types, &CubePreflight::check_bindings,
-        &CubePreflight::check_datr, &CubePreflight::resolve_dimensions, &CubePreflight::read_scalars,
-        &CubePreflight::check_shared, &CubePreflight::check_postprocess_sources,
-        &CubePreflight::check_matrix_sources, &CubePreflight::check_encodings, &CubePreflight::plan_destinations};
-    for (Status (CubePreflight::*step)() : kSteps)
-      if (Status f = (this->*step)()) return f;
+    // Direct calls, not a table of steps: each step is called once, so the compiler can inline it.
+    if (Status f = check_fpatr()) return f;
+    if (Status f = resolve_types()) return f;
+    if (Status f = check_bindings()) return f;
+    if (Status f = check_datr()) return f;
+    if (Status f = resolve_dimensions()) return f;
+    if (Status f = read_scalars()) return f;
+    if (Status f = check_shared()) return f;
+    if (Status f = check_postprocess_sources()) return f;
+    if (Status f = check_matrix_sources()) return f;
+    if (Status f = check_encodings()) return f;
+    if (Status f = plan_destinations()) return f;
     m_plan.args = m_args;
     return std::nullopt;
   }
@@ -365,10 +369,9 @@ class CubePreflight {
     auto src = local_source(m_s, m_local[ordinal], m_mask, role);
     if (!src) return src.fault();
     const LocalTile& t = m_s.slot(src->slot);
-    for (int pe = 0; pe < kPeCount; ++pe)
-      if (m_mask.has(pe) && !t.valid_region_defined(pe))
-        return legality(std::string(role) + " " + src->ref.name() + " has an undefined element in its valid region on PE" +
-                        std::to_string(pe));
+    if (const int pe = t.first_pe_with_undefined_region(m_mask); pe >= 0)
+      return legality(std::string(role) + " " + src->ref.name() + " has an undefined element in its valid region on PE" +
+                      std::to_string(pe));
     return src;
   }
 

@@ -66,14 +66,12 @@ Result<SourceOperand> Preflight::source(unsigned selector, const char* role) con
 
 Status Preflight::require_defined(const SourceOperand& src, const char* role) const {
   const LocalTile& t = s.local(src.ref.index);
-  for (int pe = 0; pe < kPeCount; ++pe) {
-    if (!mask.has(pe) || t.valid_region_defined(pe)) continue;
-    const std::uint64_t i = t.defined[pe].first_undefined_in_rect(t.desc.valid_rows, t.desc.valid_cols, t.desc.cols);
-    return legality(std::string(role) + " " + src.ref.name() + " element " +
-                    element_name(static_cast<std::uint32_t>(i / t.desc.cols), static_cast<std::uint32_t>(i % t.desc.cols)) +
-                    " on PE" + std::to_string(pe) + " is undefined (its valid region must be defined)");
-  }
-  return std::nullopt;
+  const int pe = t.first_pe_with_undefined_region(mask);
+  if (pe < 0) return std::nullopt;
+  const std::uint64_t i = t.defined[pe].first_undefined_in_rect(t.desc.valid_rows, t.desc.valid_cols, t.desc.cols);
+  return legality(std::string(role) + " " + src.ref.name() + " element " +
+                  element_name(static_cast<std::uint32_t>(i / t.desc.cols), static_cast<std::uint32_t>(i % t.desc.cols)) +
+                  " on PE" + std::to_string(pe) + " is undefined (its valid region must be defined)");
 }
 
 Status Preflight::require_valid_encodings(const SourceOperand& src, const char* role) {

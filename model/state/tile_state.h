@@ -52,8 +52,14 @@ struct LocalTile {
   bool element_defined(int pe, std::uint32_t r, std::uint32_t c) const {
     return defined[pe].test(std::uint64_t{r} * desc.cols + c);
   }
-  /// Every element of the valid rectangle of PE `pe`'s fragment is defined.
-  bool valid_region_defined(int pe) const { return region_defined(defined[pe], desc); }
+  /// The first PE of `mask` whose fragment has an undefined element in the valid rectangle, or -1.
+  /// Preflight asks it of every source: the descriptor is read once, not once per PE.
+  int first_pe_with_undefined_region(PeMask mask) const {
+    const TileDescriptor d = desc;
+    for (int pe = 0; pe < kPeCount; ++pe)
+      if (mask.has(pe) && !region_defined(defined[pe], d)) return pe;
+    return -1;
+  }
 };
 
 struct SharedTile {
