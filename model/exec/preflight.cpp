@@ -11,10 +11,7 @@ Status preflight(const Bundle& b, const TileState& s, const IPayloadReader* valu
     return fault(FaultCode::IllegalInstruction,
                  b.mnemonic + " (an assigned TEPL selector) is not an operation ptosim models");
   if (operation_engine(*b.op) == Engine::Cube) return cube_preflight(b, s, values, plan);
-  auto planned = sfu_preflight(b, s, values);
-  if (!planned) return planned.fault();
-  plan = std::move(*planned);
-  return std::nullopt;
+  return sfu_preflight(b, s, values, plan);
 }
 
 Result<ExecPlan> preflight(const Bundle& b, const TileState& s, const IPayloadReader* values) {
