@@ -21,11 +21,15 @@ Overloaded(F...) -> Overloaded<F...>;
 
 Status illegal(std::string rule) { return fault(FaultCode::IllegalInstruction, std::move(rule)); }
 
-Status check_bstart_data_type(unsigned code) {
+Status illegal_bstart_data_type(unsigned code) {
   if (code == kDataTypeNoneCode) return illegal("BSTART DataType 31 (DTYPE_NONE) is illegal in BSTART");
-  if (!bstart_data_type_assigned(code))
-    return illegal("BSTART DataType " + std::to_string(code) + " is reserved (assigned: 0..14, 16..20, 24..28)");
-  return std::nullopt;
+  return illegal("BSTART DataType " + std::to_string(code) + " is reserved (assigned: 0..14, 16..20, 24..28)");
+}
+
+// The fault text apart (illegal_bstart_data_type), so this check is small enough to inline.
+Status check_bstart_data_type(unsigned code) {
+  if (bstart_data_type_assigned(code)) return std::nullopt;  // never 31 (DTYPE_NONE)
+  return illegal_bstart_data_type(code);
 }
 
 Status reserved_gpr(const char* form, const char* field, unsigned selector) {
