@@ -27,7 +27,7 @@ int engine_index(model::Engine e) { return e == model::Engine::Sfu ? 0 : 1; }
 /// A dispatched bundle on its way to retirement.
 struct BundleDispatcher::InFlight {
   BundleRecord record;
-  model::ExecPlan plan;  ///< engines share it through an aliasing pointer: one allocation per bundle
+  model::ExecPlan plan;  ///< engines share it through an aliasing pointer to the entry
   bool done = false;
 
   /// Back to a fresh entry, keeping the storage of the plan's operand lists: a reused entry costs

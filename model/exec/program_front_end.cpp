@@ -33,7 +33,7 @@ std::optional<FetchedBundle> ProgramFrontEnd::next() {
       FetchedBundle& fetched = item.emplace();
       fetched.op = r.completed->mnemonic;
       fetched.loc = r.completed->loc;
-      fetched.bundle = std::move(r.completed);
+      fetched.bundle.emplace(std::move(*r.completed));
       fetched.instructions = consumed;
       return item;
     }
