@@ -27,8 +27,21 @@ int engine_index(model::Engine e) { return e == model::Engine::Sfu ? 0 : 1; }
 /// A dispatched bundle on its way to retirement.
 struct BundleDispatcher::InFlight {
   BundleRecord record;
-  model::ExecPlan plan;  ///< engines share it through an aliasing pointer: one allocation per bundle
+  model::ExecPlan plan;  ///< engines share it through an aliasing pointer to the entry
   bool done = false;
+
+  /// Back to a fresh entry, keeping the storage of the plan's operand lists: a reused entry costs
+  /// a bundle no allocation at all.
+  void reset() {
+    model::ExecPlan fresh;
+    fresh.sources = std::move(plan.sources);
+    fresh.dests = std::move(plan.dests);
+    fresh.sources.clear();
+    fresh.dests.clear();
+    plan = std::move(fresh);
+    record = BundleRecord{};
+    done = false;
+  }
 };
 
 /// Preflight's view of source payloads: debug reads through the interconnect (no simulated time)
@@ -132,11 +145,9 @@ bool BundleDispatcher::sources_ready(const model::Bundle& b) const {
   return true;
 }
 
-void BundleDispatcher::record_immediate(BundleRecord rec) {
-  auto f = std::make_shared<InFlight>();
-  f->record = std::move(rec);
+void BundleDispatcher::record_immediate(std::shared_ptr<InFlight> f) {
   f->done = true;
-  m_reorder.push_back(f);
+  m_reorder.push_back(std::move(f));
   retire();
 }
 
@@ -161,7 +172,9 @@ void BundleDispatcher::dispatch_thread() {
     m_stats.decode_cycles += decode;
     m_stats.instructions += fetched->instructions;
 
-    BundleRecord rec;
+    // The record is built where it retires from: no copy of it on the way.
+    std::shared_ptr<InFlight> f = new_in_flight();
+    BundleRecord& rec = f->record;
     rec.id = m_next_id++;
     rec.op = std::move(fetched->op);
     rec.loc = std::move(fetched->loc);
@@ -170,7 +183,7 @@ void BundleDispatcher::dispatch_thread() {
     if (fetched->fault) {
       rec.outcome = BundleRecord::Outcome::Faulted;
       rec.fault = std::move(fetched->fault);
-      record_immediate(std::move(rec));
+      record_immediate(std::move(f));
       break;
     }
     const model::Bundle& b = *fetched->bundle;
@@ -179,7 +192,7 @@ void BundleDispatcher::dispatch_thread() {
       set_state(State::WaitReorder);
       stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, 1);
       rec.outcome = BundleRecord::Outcome::Noop;
-      record_immediate(std::move(rec));
+      record_immediate(std::move(f));
       continue;
     }
 
@@ -190,32 +203,29 @@ void BundleDispatcher::dispatch_thread() {
       sc_core::wait(m_clock.to_time(model::Cycles(m_params.preflight_cycles)));
     }
     m_reader->clear();
-    auto planned = model::preflight(b, m_state, m_timing_only ? nullptr : m_reader.get());
-    if (!planned) {
+    model::ExecPlan& plan = f->plan;
+    if (model::Status problem = model::preflight(b, m_state, m_timing_only ? nullptr : m_reader.get(), plan)) {
       rec.outcome = BundleRecord::Outcome::Faulted;
-      rec.fault = planned.fault();
-      record_immediate(std::move(rec));
+      rec.fault = std::move(problem);
+      record_immediate(std::move(f));
       break;
     }
-    auto f = std::make_shared<InFlight>();
-    model::ExecPlan& plan = f->plan;
-    plan = std::move(*planned);
     m_requests.clear();
     for (const model::DestOperand& d : plan.dests) m_requests.push_back({d.hand, d.desc});
     if (auto problem = m_state.check_allocation(m_requests)) {
       rec.outcome = BundleRecord::Outcome::Faulted;
       rec.fault = *problem;
-      record_immediate(std::move(rec));
+      record_immediate(std::move(f));
       break;
     }
     // A destination may reuse a slot an older bundle still reads (queue policy) or writes: wait.
     set_state(State::WaitReorder);
     stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, 1);
     // Checked above; only this thread allocates, and completions change no descriptor meanwhile.
-    std::vector<model::TileRef> names = m_state.allocate_checked(m_requests);
+    m_state.allocate_checked(m_requests, m_names);
     for (std::size_t i = 0; i < plan.dests.size(); ++i) {
-      plan.dests[i].ref = names[i];
-      plan.dests[i].slot = m_state.physical_index(names[i].index);
+      plan.dests[i].ref = m_names[i];
+      plan.dests[i].slot = m_state.physical_index(m_names[i].index);
     }
     set_state(State::WaitDependency);
     stall_until(
@@ -231,15 +241,13 @@ void BundleDispatcher::dispatch_thread() {
     for (const model::SourceOperand& s : plan.sources) ++m_pending_reads[slot_key(s.ref.space, s.slot)];
     for (const model::DestOperand& d : plan.dests) ++m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
 
-    rec.destinations = std::move(names);
     rec.skipped_checks = std::move(plan.skipped_checks);  // the engines never read them
     if (plan.engine() == model::Engine::Cube) rec.macs = model::cube_macs(plan);
-    f->record = std::move(rec);
     const int e = engine_index(plan.engine());
     set_state(State::WaitQueue);
     stall_until([&] { return m_queues[e].size() < m_params.issue_queue_depth; }, m_stats.queue_full_stall_cycles, 1);
     m_reorder.push_back(f);
-    m_queues[e].push_back(f);
+    m_queues[e].push_back(std::move(f));
     m_trace_queue[e].set(m_queues[e].size(), Clocked::now_ps);
     m_trace_reorder.set(m_reorder.size(), Clocked::now_ps);
     m_queue_event[e].notify(sc_core::SC_ZERO_TIME);
@@ -304,11 +312,25 @@ void BundleDispatcher::complete(InFlight& f) {
   }
 }
 
+std::shared_ptr<BundleDispatcher::InFlight> BundleDispatcher::new_in_flight() {
+  // The oldest retired entries come first; the newest may still be held by an engine's last
+  // command or an issue thread.
+  for (auto it = m_retired.begin(); it != m_retired.end(); ++it)
+    if (it->use_count() == 1) {
+      std::shared_ptr<InFlight> f = std::move(*it);
+      m_retired.erase(it);
+      f->reset();
+      return f;
+    }
+  return std::make_shared<InFlight>();
+}
+
 void BundleDispatcher::retire() {
   while (!m_reorder.empty() && m_reorder.front()->done) {
     BundleRecord& rec = m_reorder.front()->record;
     m_state.raise_status(rec.flags);
     m_records.push_back(std::move(rec));
+    m_retired.push_back(std::move(m_reorder.front()));
     m_reorder.pop_front();
   }
   m_trace_reorder.set(m_reorder.size(), Clocked::now_ps);

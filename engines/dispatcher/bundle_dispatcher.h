@@ -33,7 +33,6 @@ struct BundleRecord {
   enum class Outcome { Committed, Noop, Faulted } outcome = Outcome::Committed;
   std::optional<model::Fault> fault;
   model::SourceLoc loc;
-  std::vector<model::TileRef> destinations;
   model::NumericFlags flags = 0;
   std::uint64_t compute_cycles = 0;
   std::uint64_t macs = 0;
@@ -87,7 +86,9 @@ class BundleDispatcher : public sc_core::sc_module {
   void issue_loop(int engine, tlm_utils::simple_initiator_socket<BundleDispatcher>& socket);
   void complete(InFlight& f);
   void retire();
-  void record_immediate(BundleRecord rec);
+  void record_immediate(std::shared_ptr<InFlight> f);
+  /// A fresh in-flight entry: a retired one nothing holds any more, reset, else a new one.
+  std::shared_ptr<InFlight> new_in_flight();
   bool sources_ready(const model::Bundle& b) const;
   void set_state(State s);
   /// Waits on m_progress until `ready()`, charging the wait to `counter` and to idle engines.
@@ -114,8 +115,10 @@ class BundleDispatcher : public sc_core::sc_module {
   std::vector<unsigned> m_pending_writes;
   std::vector<unsigned> m_pending_reads;
   std::vector<model::DestinationRequest> m_requests;  ///< the current bundle's; kept to reuse its storage
+  std::vector<model::TileRef> m_names;                ///< their names once placed; likewise
   std::deque<std::shared_ptr<InFlight>> m_reorder;        ///< dispatched, not yet retired, program order
   std::deque<std::shared_ptr<InFlight>> m_queues[2];      ///< per engine issue queue
+  std::vector<std::shared_ptr<InFlight>> m_retired;       ///< retired entries, for reuse (new_in_flight)
   bool m_engine_busy[2] = {false, false};
   /// Per engine: the cycle it last ran out of work (idle, queue empty). Nothing gives an engine
   /// work while the dispatcher stalls, so an engine idle at a stall's end was idle since then.

@@ -56,7 +56,7 @@ class BlockBuilder {
 
   bool active() const { return m_active; }
   /// The block being collected (meaningful while active()).
-  const Bundle& current() const { return m_bundle; }
+  const Bundle& current() const { return *m_bundle; }
   /// Number of BSTARTs accepted so far (the index the next block will get).
   int blocks_started() const { return m_started; }
 
@@ -67,7 +67,9 @@ class BlockBuilder {
 
   bool m_active = false;
   int m_started = 0;
-  Bundle m_bundle;
+  /// Always engaged: an optional only so start() can rebuild it in place, which costs a fraction
+  /// of assigning it a new Bundle.
+  std::optional<Bundle> m_bundle{std::in_place};
 };
 
 /// Every block of a whole program up to its first instruction-level fault (or the end-of-program

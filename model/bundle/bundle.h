@@ -106,8 +106,13 @@ struct Bundle {
 
   /// True when the block bound nothing effective but saw a zero-mask binding: a strict no-op.
   bool is_strict_noop() const { return iot.empty() && ios.empty() && zero_mask_binding_seen; }
-  /// The common mask of the effective bindings (the BlockBuilder rejects unequal masks).
-  PeMask mask() const;
+  /// The common mask of the effective bindings (the BlockBuilder rejects unequal masks). Inline:
+  /// the front end and preflight ask it several times a bundle.
+  PeMask mask() const {
+    if (!iot.empty()) return iot.front().mask;
+    if (!ios.empty()) return ios.front().mask;
+    return PeMask();
+  }
 };
 
 }  // namespace ptosim::model

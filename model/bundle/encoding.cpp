@@ -28,12 +28,16 @@ constexpr std::uint16_t kCBStop = 0x0000;
 constexpr std::uint16_t kCDimiMask = 0x003F, kCDimiMatch = 0x003C;
 constexpr std::uint64_t kLBStop = 0x000000010000000FULL;
 
+// Every encode_body below is written once against a Packer: FieldPacker builds the word (or the
+// fault), FitChecker only answers whether there is one.
+
 /// Packs checked fields into a word; the first field that does not fit becomes the error.
 class FieldPacker {
  public:
+  using Out = Result<Encoding>;
+
   explicit FieldPacker(const char* form) : m_form(form) {}
 
-  // Small enough to inline: every instruction is encoded when it is validated.
   FieldPacker& put(unsigned value, unsigned lsb, unsigned width, const char* field) {
     if (value < (1U << width))
       m_bits |= std::uint64_t{value} << lsb;
@@ -42,10 +46,13 @@ class FieldPacker {
     return *this;
   }
 
-  Result<Encoding> done(std::uint64_t fixed, unsigned width_bits) const {
+  Out done(std::uint64_t fixed, unsigned width_bits) const {
     if (m_error) return *m_error;
     return Encoding{m_bits | fixed, width_bits};
   }
+
+  static Out fixed(std::uint64_t bits, unsigned width_bits) { return Encoding{bits, width_bits}; }
+  static Out no_form(const std::string& why) { return fault(FaultCode::IllegalInstruction, why); }
 
  private:
   Fault too_wide(unsigned value, unsigned width, const char* field) const {
@@ -58,28 +65,51 @@ class FieldPacker {
   std::optional<Fault> m_error;
 };
 
-Result<Encoding> no_form(const std::string& why) { return fault(FaultCode::IllegalInstruction, why); }
+/// FieldPacker's checks alone: whether every field fits and the form exists, building neither the
+/// word nor a fault (the front end asks this of every instruction it validates).
+class FitChecker {
+ public:
+  using Out = bool;
 
-Result<Encoding> encode_body(const BStartTepl& s) {
-  return FieldPacker("BSTART.TEPL")
+  explicit FitChecker(const char* /*form*/) {}
+
+  FitChecker& put(unsigned value, unsigned /*lsb*/, unsigned width, const char* /*field*/) {
+    m_fits = m_fits && value < (1U << width);
+    return *this;
+  }
+
+  Out done(std::uint64_t /*fixed*/, unsigned /*width_bits*/) const { return m_fits; }
+
+  static Out fixed(std::uint64_t /*bits*/, unsigned /*width_bits*/) { return true; }
+  static Out no_form(const std::string& /*why*/) { return false; }
+
+ private:
+  bool m_fits = true;
+};
+
+template <class Packer>
+typename Packer::Out encode_body(const BStartTepl& s) {
+  return Packer("BSTART.TEPL")
       .put(s.dtype, 27, 5, "DataType")
       .put(s.mode, 25, 2, "Mode")
       .put(s.function, 20, 5, "Function")
       .done(kTeplMatch, 32);
 }
 
-Result<Encoding> encode_body(const BStartCube& s) {
-  return FieldPacker("CUBE BSTART")
+template <class Packer>
+typename Packer::Out encode_body(const BStartCube& s) {
+  return Packer("CUBE BSTART")
       .put(s.dtype, 27, 5, "DataType")
       .put(s.function, 20, 5, "Function")
       .done(kCubeMatch, 32);
 }
 
-Result<Encoding> encode_body(const BDim& d) {
-  if (d.lb > 2) return no_form("B.DIM has forms for LB0..LB2 only, not LB" + std::to_string(d.lb));
+template <class Packer>
+typename Packer::Out encode_body(const BDim& d) {
+  if (d.lb > 2) return Packer::no_form("B.DIM has forms for LB0..LB2 only, not LB" + std::to_string(d.lb));
   if (d.imm >= (1U << 17))
-    return no_form("B.DIM uimm17 " + std::to_string(d.imm) + " does not fit its 17-bit field");
-  return FieldPacker("B.DIM")
+    return Packer::no_form("B.DIM uimm17 " + std::to_string(d.imm) + " does not fit its 17-bit field");
+  return Packer("B.DIM")
       .put(d.imm & 0xFFF, 20, 12, "uimm17[11:0]")
       .put(d.reg, 15, 5, "RegSrc")
       .put(d.lb, 12, 3, "LB")
@@ -87,13 +117,15 @@ Result<Encoding> encode_body(const BDim& d) {
       .done(kDimOpcode, 32);
 }
 
-Result<Encoding> encode_body(const CBDimi& d) {
-  return FieldPacker("C.B.DIMI").put(d.lb, 14, 2, "LoopNest").put(d.imm, 6, 8, "imm8").done(kCDimiMatch, 16);
+template <class Packer>
+typename Packer::Out encode_body(const CBDimi& d) {
+  return Packer("C.B.DIMI").put(d.lb, 14, 2, "LoopNest").put(d.imm, 6, 8, "imm8").done(kCDimiMatch, 16);
 }
 
-Result<Encoding> encode_body(const BDatr& d) {
+template <class Packer>
+typename Packer::Out encode_body(const BDatr& d) {
   const DatrFields& f = d.fields;
-  return FieldPacker("B.DATR")
+  return Packer("B.DATR")
       .put(f.cmode, 29, 3, "CMode")
       .put(f.pad_or_byte_id, 27, 2, "PadValueOrByteId")
       .put(f.sat, 26, 1, "Sat")
@@ -104,9 +136,10 @@ Result<Encoding> encode_body(const BDatr& d) {
       .done(kDatrMatch, 32);
 }
 
-Result<Encoding> encode_body(const BFpatr& d) {
+template <class Packer>
+typename Packer::Out encode_body(const BFpatr& d) {
   const FpatrFields& f = d.fields;
-  return FieldPacker("B.FPATR")
+  return Packer("B.FPATR")
       .put(f.prequant_mode, 26, 6, "PreQuantMode")
       .put(f.relu_mode, 23, 3, "ReluMode")
       .put(f.group_n_code, 19, 4, "GroupNCode")
@@ -119,9 +152,10 @@ Result<Encoding> encode_body(const BFpatr& d) {
       .done(kFpatrMatch, 32);
 }
 
-Result<Encoding> encode_body(const BIor& d) {
+template <class Packer>
+typename Packer::Out encode_body(const BIor& d) {
   const IorFields& f = d.fields;
-  return FieldPacker("B.IOR")
+  return Packer("B.IOR")
       .put(f.src[2], 27, 5, "RegSrc2")
       .put(f.src[1], 20, 5, "RegSrc1")
       .put(f.src[0], 15, 5, "RegSrc0")
@@ -129,13 +163,14 @@ Result<Encoding> encode_body(const BIor& d) {
       .done(kIorMatch, 32);
 }
 
-Result<Encoding> encode_body(const BIot& d) {
-  if (d.source_count > 2) return no_form("B.IOT takes at most two source tiles");
+template <class Packer>
+typename Packer::Out encode_body(const BIot& d) {
+  if (d.source_count > 2) return Packer::no_form("B.IOT takes at most two source tiles");
   if (d.source_count == 0 && !d.has_destination)
-    return no_form("B.IOT with neither a source nor a destination has no encoding");
+    return Packer::no_form("B.IOT with neither a source nor a destination has no encoding");
   if (d.has_destination && d.source_count > 0 && d.size_code == 0)
-    return no_form("B.IOT SizeCode 0 with sources encodes the source-only form, not a destination");
-  FieldPacker p("B.IOT");
+    return Packer::no_form("B.IOT SizeCode 0 with sources encodes the source-only form, not a destination");
+  Packer p("B.IOT");
   p.put(d.pe_mode, 9, 3, "PEMode").put(d.last, 19, 1, "L");
   if (d.source_count >= 1) p.put(d.sources[0], 20, 6, "SrcTile0");
   if (d.source_count == 2) p.put(d.sources[1], 26, 6, "SrcTile1");
@@ -147,29 +182,34 @@ Result<Encoding> encode_body(const BIot& d) {
   return p.done(match, 32);
 }
 
-Result<Encoding> encode_body(const BIos& d) {
-  return FieldPacker("B.IOS")
+template <class Packer>
+typename Packer::Out encode_body(const BIos& d) {
+  return Packer("B.IOS")
       .put(d.shared_id, 20, 8, "SharedTID")
       .put(d.size_code, 15, 4, "SizeCode")
       .put(d.pe_mode, 9, 3, "PEMode")
       .done(kIosMatch, 32);
 }
 
-Result<Encoding> encode_body(const BStop&) { return Encoding{kBStop, 32}; }
-Result<Encoding> encode_body(const CBStop&) { return Encoding{kCBStop, 16}; }
-Result<Encoding> encode_body(const LBStop&) { return Encoding{kLBStop, 64}; }
+template <class Packer>
+typename Packer::Out encode_body(const BStop&) { return Packer::fixed(kBStop, 32); }
+template <class Packer>
+typename Packer::Out encode_body(const CBStop&) { return Packer::fixed(kCBStop, 16); }
+template <class Packer>
+typename Packer::Out encode_body(const LBStop&) { return Packer::fixed(kLBStop, 64); }
 
-Result<Encoding> encode_body(const RawUnit& r) {
+template <class Packer>
+typename Packer::Out encode_body(const RawUnit& r) {
   const unsigned w = r.width_bits;
-  if (w != 16 && w != 32 && w != 48 && w != 64) return no_form("raw unit width " + std::to_string(w) + " is not 16, 32, 48 or 64");
-  if (w < 64 && (r.bits >> w) != 0) return no_form("raw unit value does not fit " + std::to_string(w) + " bits");
+  if (w != 16 && w != 32 && w != 48 && w != 64) return Packer::no_form("raw unit width " + std::to_string(w) + " is not 16, 32, 48 or 64");
+  if (w < 64 && (r.bits >> w) != 0) return Packer::no_form("raw unit value does not fit " + std::to_string(w) + " bits");
   if (unit_length_bits(static_cast<std::uint16_t>(r.bits)) != w)
-    return no_form("raw unit's low nibble encodes a " +
+    return Packer::no_form("raw unit's low nibble encodes a " +
                    std::to_string(unit_length_bits(static_cast<std::uint16_t>(r.bits))) + "-bit unit, not " +
                    std::to_string(w) + "-bit");
   if (!std::holds_alternative<RawUnit>(decode(r.bits, w)))
-    return no_form("raw unit holds an instruction of a modelled form; decode() it instead");
-  return Encoding{r.bits, w};
+    return Packer::no_form("raw unit holds an instruction of a modelled form; decode() it instead");
+  return Packer::fixed(r.bits, w);
 }
 
 InstructionBody decode16(std::uint16_t h) {
@@ -263,7 +303,11 @@ unsigned unit_length_bits(std::uint16_t first_halfword) {
 }
 
 Result<Encoding> encode(const InstructionBody& body) {
-  return std::visit([](const auto& b) { return encode_body(b); }, body);
+  return std::visit([](const auto& b) { return encode_body<FieldPacker>(b); }, body);
+}
+
+bool encodes(const InstructionBody& body) {
+  return std::visit([](const auto& b) { return encode_body<FitChecker>(b); }, body);
 }
 
 InstructionBody decode(std::uint64_t bits, unsigned width_bits) {

@@ -31,6 +31,9 @@ unsigned unit_length_bits(std::uint16_t first_halfword);
 /// destination, B.DIM ->LB3). Reserved-but-representable values (B.DIM r24, SizeCode 11, ...)
 /// encode; validate() rejects them.
 Result<Encoding> encode(const InstructionBody& body);
+/// encode(body).ok(), building neither the word nor the fault text: validate() asks it of every
+/// instruction the front end feeds.
+bool encodes(const InstructionBody& body);
 
 /// Decodes one instruction unit. Precondition: width_bits == unit_length_bits(bits & 0xFFFF) and
 /// `bits` fits in width_bits. Words that match no modelled form decode to RawUnit; reserved field

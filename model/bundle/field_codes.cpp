@@ -84,13 +84,6 @@ const char* cmode_name(unsigned code) { return code < 6 ? kCModes[code] : nullpt
 const char* rmode_name(unsigned code) { return kRModes[code & 7]; }
 const char* pad_name(unsigned code) { return kPads[code & 3]; }
 
-bool fpatr_prequant_mode_assigned(unsigned code) {
-  return code <= 5 || code == 12 || code == 13 || (code >= 16 && code <= 20) ||
-         (code >= 23 && code <= 28) || (code >= 32 && code <= 39);
-}
-bool fpatr_relu_mode_assigned(unsigned code) { return code <= 3; }
-bool fpatr_group_n_code_assigned(unsigned code) { return code <= 9; }
-
 std::string gpr_name(unsigned selector) {
   return selector == 0 ? std::string("zero") : "r" + std::to_string(selector);
 }

@@ -37,9 +37,13 @@ const char* rmode_name(unsigned code);
 const char* pad_name(unsigned code);
 
 /// B.FPATR decode-legal field codes (ASL BundleFPATR{PreQuantMode,ReluMode,GroupNCode}Legal).
-bool fpatr_prequant_mode_assigned(unsigned code);
-bool fpatr_relu_mode_assigned(unsigned code);
-bool fpatr_group_n_code_assigned(unsigned code);
+/// Inline: every B.FPATR is validated against them.
+constexpr bool fpatr_prequant_mode_assigned(unsigned code) {
+  return code <= 5 || code == 12 || code == 13 || (code >= 16 && code <= 20) ||
+         (code >= 23 && code <= 28) || (code >= 32 && code <= 39);
+}
+constexpr bool fpatr_relu_mode_assigned(unsigned code) { return code <= 3; }
+constexpr bool fpatr_group_n_code_assigned(unsigned code) { return code <= 9; }
 
 /// "zero" for selector 0, "r<n>" otherwise (canonical assembly spelling).
 std::string gpr_name(unsigned selector);

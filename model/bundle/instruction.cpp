@@ -21,17 +21,26 @@ Overloaded(F...) -> Overloaded<F...>;
 
 Status illegal(std::string rule) { return fault(FaultCode::IllegalInstruction, std::move(rule)); }
 
-Status check_bstart_data_type(unsigned code) {
+Status illegal_bstart_data_type(unsigned code) {
   if (code == kDataTypeNoneCode) return illegal("BSTART DataType 31 (DTYPE_NONE) is illegal in BSTART");
-  if (!bstart_data_type_assigned(code))
-    return illegal("BSTART DataType " + std::to_string(code) + " is reserved (assigned: 0..14, 16..20, 24..28)");
-  return std::nullopt;
+  return illegal("BSTART DataType " + std::to_string(code) + " is reserved (assigned: 0..14, 16..20, 24..28)");
 }
 
-Status check_gpr(const char* form, const char* field, unsigned selector) {
-  if (selector < kGprSelectorCount) return std::nullopt;
+// The fault text apart (illegal_bstart_data_type), so this check is small enough to inline.
+Status check_bstart_data_type(unsigned code) {
+  if (bstart_data_type_assigned(code)) return std::nullopt;  // never 31 (DTYPE_NONE)
+  return illegal_bstart_data_type(code);
+}
+
+Status reserved_gpr(const char* form, const char* field, unsigned selector) {
   return illegal(std::string(form) + " " + field + " " + std::to_string(selector) +
                  " is reserved (GPR selectors are 0..23)");
+}
+
+// The fault text apart, so this check is small enough to inline: B.DIM asks it three times a bundle.
+Status check_gpr(const char* form, const char* field, unsigned selector) {
+  if (selector < kGprSelectorCount) return std::nullopt;
+  return reserved_gpr(form, field, selector);
 }
 
 Status validate_fields(const BStartTepl& s) {
@@ -151,8 +160,7 @@ std::string bstart_operation_mnemonic(const InstructionBody& body) {
 }
 
 Status validate(const InstructionBody& body) {
-  const Result<Encoding> encoding = encode(body);
-  if (!encoding) return encoding.fault();
+  if (!encodes(body)) return encode(body).fault();  // encode() only to name the field
   return std::visit([](const auto& b) { return validate_fields(b); }, body);
 }
 

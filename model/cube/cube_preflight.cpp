@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/cube/cube_preflight.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,17 +67,24 @@ bool encoding_constrained(DataType t) {
 /// ExecuteBundleTMATMULOperation), each returning the first fault it finds.
 class CubePreflight {
  public:
-  CubePreflight(const Bundle& b, const TileState& s, const IPayloadReader* values) : m_b(b), m_s(s), m_values(values) {}
+  CubePreflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan)
+      : m_b(b), m_s(s), m_values(values), m_plan(plan) {}
 
-  Result<ExecPlan> run() {
-    for (Status (CubePreflight::*step)() :
-         {&CubePreflight::check_fpatr, &CubePreflight::resolve_types, &CubePreflight::check_bindings,
-          &CubePreflight::check_datr, &CubePreflight::resolve_dimensions, &CubePreflight::read_scalars,
-          &CubePreflight::check_shared, &CubePreflight::check_postprocess_sources,
-          &CubePreflight::check_matrix_sources, &CubePreflight::check_encodings, &CubePreflight::plan_destinations})
-      if (Status f = (this->*step)()) return *f;
+  Status run() {
+    // Direct calls, not a table of steps: each step is called once, so the compiler can inline it.
+    if (Status f = check_fpatr()) return f;
+    if (Status f = resolve_types()) return f;
+    if (Status f = check_bindings()) return f;
+    if (Status f = check_datr()) return f;
+    if (Status f = resolve_dimensions()) return f;
+    if (Status f = read_scalars()) return f;
+    if (Status f = check_shared()) return f;
+    if (Status f = check_postprocess_sources()) return f;
+    if (Status f = check_matrix_sources()) return f;
+    if (Status f = check_encodings()) return f;
+    if (Status f = plan_destinations()) return f;
     m_plan.args = m_args;
-    return std::move(m_plan);
+    return std::nullopt;
   }
 
  private:
@@ -193,24 +202,23 @@ class CubePreflight {
     }
     // TileMatrixLocalMathematicalSourceCount plus BundleMatrixPostProcessSourceCount.
     const CubeFpatr& f = m_args.fpatr;
-    const struct {
-      bool present;
-      const char* name;
-    } roles[] = {{m_args.accumulate, "C"},
-                 {!m_left_shared, "A"},
-                 {!m_left_shared && m_left_scaled, "SA"},
-                 {!m_right_shared, "B"},
-                 {!m_right_shared && m_right_scaled, "SB"},
-                 {m_args.bias, "Bias"},
-                 {f.row_max && f.row_max_init, "RowMaxIn"},
-                 {cube::mode_uses_vector_param(f.prequant_mode), "QuantParam vector"},
-                 {f.relu_mode == 3, "PReLU vector"}};
-    unsigned expected = 0;
-    for (const auto& r : roles) expected += r.present ? 1U : 0U;
+    static constexpr const char* kRoles[] = {"C",  "A",    "SA",       "B",
+                                             "SB", "Bias", "RowMaxIn", "QuantParam vector",
+                                             "PReLU vector"};
+    const bool present[std::size(kRoles)] = {m_args.accumulate,
+                                             !m_left_shared,
+                                             !m_left_shared && m_left_scaled,
+                                             !m_right_shared,
+                                             !m_right_shared && m_right_scaled,
+                                             m_args.bias,
+                                             f.row_max && f.row_max_init,
+                                             cube::mode_uses_vector_param(f.prequant_mode),
+                                             f.relu_mode == 3};
+    const auto expected = static_cast<unsigned>(std::count(std::begin(present), std::end(present), true));
     if (m_local.size() != expected) {
       std::string names;  // the fault text only
-      for (const auto& r : roles)
-        if (r.present) names += (names.empty() ? "" : ", ") + std::string(r.name);
+      for (std::size_t i = 0; i < std::size(kRoles); ++i)
+        if (present[i]) names += (names.empty() ? "" : ", ") + std::string(kRoles[i]);
       return legality(m_b.mnemonic + " expects " + std::to_string(expected) + " Local sources (" + names +
                       "), the B.IOT bindings give " + std::to_string(m_local.size()));
     }
@@ -360,26 +368,32 @@ class CubePreflight {
   Result<SourceOperand> local(unsigned ordinal, const char* role) {
     auto src = local_source(m_s, m_local[ordinal], m_mask, role);
     if (!src) return src.fault();
-    const LocalTile& t = m_s.local(src->ref.index);
-    for (int pe = 0; pe < kPeCount; ++pe)
-      if (m_mask.has(pe) && !t.valid_region_defined(pe))
-        return legality(std::string(role) + " " + src->ref.name() + " has an undefined element in its valid region on PE" +
-                        std::to_string(pe));
+    const LocalTile& t = m_s.slot(src->slot);
+    if (const int pe = t.first_pe_with_undefined_region(m_mask); pe >= 0)
+      return legality(std::string(role) + " " + src->ref.name() + " has an undefined element in its valid region on PE" +
+                      std::to_string(pe));
     return src;
   }
 
+  // The checks below run on every operand of every bundle: each builds its fault text in a
+  // function of its own, which keeps the check small enough to inline.
+
   static Status expect_valid(const SourceOperand& s, const char* role, std::uint32_t rows, std::uint32_t cols) {
-    if (s.desc.valid_rows != rows || s.desc.valid_cols != cols)
-      return legality(std::string(role) + " " + s.ref.name() + " has valid shape " + shape(s.desc.valid_rows, s.desc.valid_cols) +
-                      ", expected " + shape(rows, cols));
-    return std::nullopt;
+    if (s.desc.valid_rows == rows && s.desc.valid_cols == cols) return std::nullopt;
+    return wrong_valid_shape(s, role, rows, cols);
+  }
+  static Fault wrong_valid_shape(const SourceOperand& s, const char* role, std::uint32_t rows, std::uint32_t cols) {
+    return legality(std::string(role) + " " + s.ref.name() + " has valid shape " + shape(s.desc.valid_rows, s.desc.valid_cols) +
+                    ", expected " + shape(rows, cols));
   }
 
   static Status expect_type(const SourceOperand& s, const char* role, DataType t) {
-    if (s.desc.dtype != t)
-      return legality(std::string(role) + " " + s.ref.name() + " is " + data_type_name(s.desc.dtype) + ", expected " +
-                      data_type_name(t));
-    return std::nullopt;
+    if (s.desc.dtype == t) return std::nullopt;
+    return wrong_type(s, role, t);
+  }
+  static Fault wrong_type(const SourceOperand& s, const char* role, DataType t) {
+    return legality(std::string(role) + " " + s.ref.name() + " is " + data_type_name(s.desc.dtype) + ", expected " +
+                    data_type_name(t));
   }
 
   /// An ordinary RowMajor operand: Bias, E8M0 scales and the post-processing inputs.
@@ -391,23 +405,30 @@ class CubePreflight {
 
   /// A CUBE primary (TileMatrixLocalPrimaryInfoLegal): a consistent CELL descriptor in Matrix.
   static Status expect_cube(const SourceOperand& s, const char* role) {
+    const auto problem = descriptor_problem(s.desc);
+    if (s.desc.location == Location::Matrix && !problem) return std::nullopt;
+    return not_cube(s, role, problem);
+  }
+  /// The location first, then the descriptor.
+  static Fault not_cube(const SourceOperand& s, const char* role, std::optional<std::string_view> problem) {
     if (s.desc.location != Location::Matrix)
       return legality(std::string(role) + " " + s.ref.name() + " must be in location Matrix, not " +
                       location_name(s.desc.location));
-    if (auto problem = descriptor_problem(s.desc))
-      return legality(std::string(role) + " " + s.ref.name() + " descriptor: " + std::string(*problem));
-    return std::nullopt;
+    return legality(std::string(role) + " " + s.ref.name() + " descriptor: " + std::string(*problem));
   }
 
   /// TileMatrixMLayoutLegal: CUBE_M16 holds M <= 16 rows, CUBE_M32 M <= 32.
   Status expect_m_layout(const SourceOperand& s, const char* role) const {
+    const Layout l = s.desc.layout;
+    if ((l == Layout::CubeM16 && m_args.m <= 16) || (l == Layout::CubeM32 && m_args.m <= 32)) return std::nullopt;
+    return wrong_m_layout(s, role);
+  }
+  Fault wrong_m_layout(const SourceOperand& s, const char* role) const {
     if (s.desc.layout != Layout::CubeM16 && s.desc.layout != Layout::CubeM32)
       return legality(std::string(role) + " " + s.ref.name() + " must use CUBE_M16 or CUBE_M32, not " + layout_name(s.desc.layout));
     const std::uint32_t rows = s.desc.layout == Layout::CubeM16 ? 16 : 32;
-    if (m_args.m > rows)
-      return legality(std::string(role) + " " + s.ref.name() + " is " + layout_name(s.desc.layout) + ", which holds " +
-                      std::to_string(rows) + " rows; M = " + std::to_string(m_args.m));
-    return std::nullopt;
+    return legality(std::string(role) + " " + s.ref.name() + " is " + layout_name(s.desc.layout) + ", which holds " +
+                    std::to_string(rows) + " rows; M = " + std::to_string(m_args.m));
   }
 
   /// ADR 0079 Decision 054: scale tiles have power-of-two physical extents.
@@ -556,8 +577,10 @@ class CubePreflight {
       bias = *s;
     }
 
-    // Architectural order; Shared sources were validated (and appended) by check_shared.
-    std::vector<SourceOperand> shared = std::move(m_plan.sources);
+    // Architectural order; Shared sources were validated (and appended) by check_shared. Copied
+    // out, so the plan's list keeps its storage (the dispatcher reuses plans).
+    BoundedVector<SourceOperand, kMaxSharedBindings> shared;
+    for (const SourceOperand& s : m_plan.sources) shared.push_back(s);
     m_plan.sources.clear();
     m_plan.sources.reserve(m_local.size() + shared.size());
     auto from_shared = [&shared](int index) { return shared[static_cast<std::size_t>(index)]; };
@@ -670,7 +693,7 @@ class CubePreflight {
   const Bundle& m_b;
   const TileState& m_s;
   const IPayloadReader* m_values;
-  ExecPlan m_plan;
+  ExecPlan& m_plan;
   CubeArgs m_args;
   bool m_gemv = false;
   bool m_left_scaled = false, m_right_scaled = false;
@@ -687,8 +710,8 @@ class CubePreflight {
 
 }  // namespace
 
-Result<ExecPlan> cube_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values) {
-  return CubePreflight(b, s, values).run();
+Status cube_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan) {
+  return CubePreflight(b, s, values, plan).run();
 }
 
 }  // namespace ptosim::model

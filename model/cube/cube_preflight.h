@@ -10,6 +10,7 @@
 
 namespace ptosim::model {
 
-Result<ExecPlan> cube_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values);
+/// Preflight of a CUBE bundle into `plan` (default-constructed; left partly filled on a fault).
+Status cube_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan);
 
 }  // namespace ptosim::model

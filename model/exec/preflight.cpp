@@ -6,12 +6,18 @@
 
 namespace ptosim::model {
 
-Result<ExecPlan> preflight(const Bundle& b, const TileState& s, const IPayloadReader* values) {
+Status preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan) {
   if (!b.op)
     return fault(FaultCode::IllegalInstruction,
                  b.mnemonic + " (an assigned TEPL selector) is not an operation ptosim models");
-  if (operation_engine(*b.op) == Engine::Cube) return cube_preflight(b, s, values);
-  return sfu_preflight(b, s, values);
+  if (operation_engine(*b.op) == Engine::Cube) return cube_preflight(b, s, values, plan);
+  return sfu_preflight(b, s, values, plan);
+}
+
+Result<ExecPlan> preflight(const Bundle& b, const TileState& s, const IPayloadReader* values) {
+  ExecPlan plan;
+  if (Status f = preflight(b, s, values, plan)) return *f;
+  return plan;
 }
 
 }  // namespace ptosim::model

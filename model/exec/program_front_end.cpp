@@ -5,13 +5,11 @@ namespace ptosim::model {
 
 namespace {
 
-FetchedBundle from_fault(const BlockFault& f, unsigned instructions) {
-  FetchedBundle item;
+void set_fault(FetchedBundle& item, const BlockFault& f, unsigned instructions) {
   item.fault = f.fault;
   item.op = f.block_mnemonic;
   item.instructions = instructions;
   item.loc = f.loc;
-  return item;
 }
 
 }  // namespace
@@ -19,7 +17,8 @@ FetchedBundle from_fault(const BlockFault& f, unsigned instructions) {
 ProgramFrontEnd::ProgramFrontEnd(std::vector<Instruction> program) : m_program(std::move(program)) {}
 
 std::optional<FetchedBundle> ProgramFrontEnd::next() {
-  if (m_done) return std::nullopt;
+  std::optional<FetchedBundle> item;  // every path returns it: built in place, never moved
+  if (m_done) return item;
   unsigned consumed = 0;
   while (m_pos < m_program.size()) {
     const Instruction& inst = m_program[m_pos++];
@@ -27,20 +26,21 @@ std::optional<FetchedBundle> ProgramFrontEnd::next() {
     FeedResult r = m_builder.feed(inst);
     if (r.fault) {
       m_done = true;
-      return from_fault(*r.fault, consumed);
+      set_fault(item.emplace(), *r.fault, consumed);
+      return item;
     }
     if (r.completed) {
-      FetchedBundle item;
-      item.op = r.completed->mnemonic;
-      item.loc = r.completed->loc;
-      item.bundle = std::move(*r.completed);
-      item.instructions = consumed;
+      FetchedBundle& fetched = item.emplace();
+      fetched.op = r.completed->mnemonic;
+      fetched.loc = r.completed->loc;
+      fetched.bundle.emplace(std::move(*r.completed));
+      fetched.instructions = consumed;
       return item;
     }
   }
   m_done = true;
-  if (auto f = m_builder.finish()) return from_fault(*f, consumed);
-  return std::nullopt;
+  if (auto f = m_builder.finish()) set_fault(item.emplace(), *f, consumed);
+  return item;
 }
 
 }  // namespace ptosim::model

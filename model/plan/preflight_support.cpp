@@ -8,13 +8,9 @@
 
 namespace ptosim::model {
 
-Result<std::optional<std::uint32_t>> resolve_lb(const Bundle& b, const TileState& s, int index) {
+Result<std::optional<std::uint32_t>> lb_from_gprs(const Bundle& b, const TileState& s, int index) {
   const DimField& f = b.lb[index];
-  if (!f.present) return std::optional<std::uint32_t>{};
   const PeMask mask = b.mask();
-  if (mask.empty()) return std::optional<std::uint32_t>{};
-  // The zero register reads 0 on every PE, so the participating PEs cannot disagree.
-  if (f.reg == 0) return std::optional<std::uint32_t>{f.imm & 0xFFFF};
   std::optional<std::uint32_t> value;
   for (int pe = 0; pe < kPeCount; ++pe) {
     if (!mask.has(pe)) continue;
@@ -28,15 +24,14 @@ Result<std::optional<std::uint32_t>> resolve_lb(const Bundle& b, const TileState
   return value;
 }
 
-Result<SourceOperand> local_source(const TileState& s, unsigned selector, PeMask mask, const char* role) {
+Fault unavailable_source(const TileState& s, unsigned selector, PeMask mask, const char* role) {
   const TileRef ref = TileRef::local(selector);
   const LocalTile& t = s.local(selector);
   if (!t.allocated) return fault(FaultCode::TileLegality, std::string(role) + " " + ref.name() + " is not allocated");
-  for (int pe = 0; pe < kPeCount; ++pe)
-    if (mask.has(pe) && !t.desc.pe_mask.has(pe))
-      return fault(FaultCode::TileLegality, std::string(role) + " " + ref.name() + " holds no payload fragment on PE" +
-                                                std::to_string(pe));
-  return SourceOperand{ref, s.physical_index(selector), t.desc};
+  int pe = 0;  // the first PE of `mask` without a fragment
+  while (!mask.has(pe) || t.desc.pe_mask.has(pe)) ++pe;
+  return fault(FaultCode::TileLegality, std::string(role) + " " + ref.name() + " holds no payload fragment on PE" +
+                                            std::to_string(pe));
 }
 
 std::array<std::array<std::uint64_t, 3>, kPeCount> read_scalars(const Bundle& b, const TileState& s, PeMask mask) {

@@ -36,9 +36,9 @@ Layout destination_layout(unsigned layout_code) {
   }
 }
 
-Preflight::Preflight(const Bundle& bundle, const TileState& state, const IPayloadReader* reader)
+Preflight::Preflight(const Bundle& bundle, const TileState& state, const IPayloadReader* reader, ExecPlan& out)
     : b(bundle), s(state), values(reader), op(*bundle.op), type(*data_type_from_code(bundle.dtype_code)),
-      mask(bundle.mask()) {
+      mask(bundle.mask()), plan(out) {
   for (const IotBinding& io : b.iot) {
     if (io.has_destination && !operands.destination) operands.destination = &io;
     for (unsigned i = 0; i < io.source_count; ++i)
@@ -66,14 +66,12 @@ Result<SourceOperand> Preflight::source(unsigned selector, const char* role) con
 
 Status Preflight::require_defined(const SourceOperand& src, const char* role) const {
   const LocalTile& t = s.local(src.ref.index);
-  for (int pe = 0; pe < kPeCount; ++pe) {
-    if (!mask.has(pe) || t.valid_region_defined(pe)) continue;
-    const std::uint64_t i = t.defined[pe].first_undefined_in_rect(t.desc.valid_rows, t.desc.valid_cols, t.desc.cols);
-    return legality(std::string(role) + " " + src.ref.name() + " element " +
-                    element_name(static_cast<std::uint32_t>(i / t.desc.cols), static_cast<std::uint32_t>(i % t.desc.cols)) +
-                    " on PE" + std::to_string(pe) + " is undefined (its valid region must be defined)");
-  }
-  return std::nullopt;
+  const int pe = t.first_pe_with_undefined_region(mask);
+  if (pe < 0) return std::nullopt;
+  const std::uint64_t i = t.defined[pe].first_undefined_in_rect(t.desc.valid_rows, t.desc.valid_cols, t.desc.cols);
+  return legality(std::string(role) + " " + src.ref.name() + " element " +
+                  element_name(static_cast<std::uint32_t>(i / t.desc.cols), static_cast<std::uint32_t>(i % t.desc.cols)) +
+                  " on PE" + std::to_string(pe) + " is undefined (its valid region must be defined)");
 }
 
 Status Preflight::require_valid_encodings(const SourceOperand& src, const char* role) {
@@ -240,13 +238,13 @@ Status check_datr(const Preflight& p) {
 
 }  // namespace sfu_detail
 
-Result<ExecPlan> sfu_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values) {
+Status sfu_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan) {
   using namespace sfu_detail;
   // Shared registers are consumed by no SFU operation (ASL BundleSharedBindingsUnconsumed).
   if (!b.ios.empty())
     return legality("B.IOS binds " + TileRef::shared(b.ios[0].shared_id).name() + " but " + b.mnemonic +
                     " consumes no Shared register");
-  Preflight p(b, s, values);
+  Preflight p(b, s, values, plan);
   if (Status f = check_bindings_complete(p)) return *f;
   if (Status f = check_gpr_values(p)) return *f;
   if (Status f = check_datr(p)) return *f;

@@ -30,7 +30,7 @@ struct Operands {
 /// One SFU preflight in progress. Every check returns the fault the ASL raises at that point.
 class Preflight {
  public:
-  Preflight(const Bundle& b, const TileState& s, const IPayloadReader* values);
+  Preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan);
 
   const Bundle& b;
   const TileState& s;
@@ -39,7 +39,7 @@ class Preflight {
   DataType type;  ///< BSTART DataType
   PeMask mask;
   Operands operands;
-  ExecPlan plan;  ///< op, dtype, mask set; families add operands, args and skipped checks
+  ExecPlan& plan;  ///< the caller's; op, dtype, mask set; families add operands, args and skipped checks
 
   const std::string& name() const { return b.mnemonic; }
 
@@ -63,17 +63,17 @@ class Preflight {
 };
 
 /// Row and column reductions and ARG (asl reduction-schema.asl, reduction-and-expansion.asl).
-Result<ExecPlan> preflight_reduction(Preflight& p);
+Status preflight_reduction(Preflight& p);
 /// TROWEXPAND* / TCOLEXPAND* (asl expansion-schema.asl, reduction-and-expansion.asl).
-Result<ExecPlan> preflight_expansion(Preflight& p);
+Status preflight_expansion(Preflight& p);
 /// TCI and TTRI (asl generation-schema.asl, operand-schema.asl).
-Result<ExecPlan> preflight_generation(Preflight& p);
+Status preflight_generation(Preflight& p);
 /// THISTOGRAM (asl histogram-schema.asl, indexed-layout.asl).
-Result<ExecPlan> preflight_histogram(Preflight& p);
+Status preflight_histogram(Preflight& p);
 /// TFILLPAD (generic destination resolution, asl layout-rearrangement.asl).
-Result<ExecPlan> preflight_fillpad(Preflight& p);
+Status preflight_fillpad(Preflight& p);
 /// TCONCAT (generic destination resolution, asl layout-rearrangement.asl).
-Result<ExecPlan> preflight_concat(Preflight& p);
+Status preflight_concat(Preflight& p);
 
 /// "[r,c]" for messages.
 std::string element_name(std::uint32_t r, std::uint32_t c);

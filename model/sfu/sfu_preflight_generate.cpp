@@ -52,7 +52,7 @@ Layout bundle_layout(const Preflight& p) { return p.b.datr ? destination_layout(
 
 }  // namespace
 
-Result<ExecPlan> preflight_generation(Preflight& p) {
+Status preflight_generation(Preflight& p) {
   const bool tci = p.op == Operation::TCI;
   if (p.b.iot.size() != 1)
     return legality(p.name() + " takes exactly one B.IOT; the block has " + std::to_string(p.b.iot.size()));
@@ -78,10 +78,10 @@ Result<ExecPlan> preflight_generation(Preflight& p) {
   if (!dst) return dst.fault();  // padding stays Null (TileWithPadding(TilePad_Null))
   p.plan.dests.push_back(*dst);
   p.plan.args = args;
-  return std::move(p.plan);
+  return std::nullopt;
 }
 
-Result<ExecPlan> preflight_histogram(Preflight& p) {
+Status preflight_histogram(Preflight& p) {
   if (p.b.iot.size() != 1)
     return legality("THISTOGRAM takes exactly one B.IOT; the block has " + std::to_string(p.b.iot.size()));
   for (int i = 0; i < 3; ++i)
@@ -136,10 +136,10 @@ Result<ExecPlan> preflight_histogram(Preflight& p) {
   if (needed > 0) p.plan.sources.push_back(*filter);  // the unfiltered modes never read the filter
   p.plan.dests.push_back(*dst);
   p.plan.args = args;
-  return std::move(p.plan);
+  return std::nullopt;
 }
 
-Result<ExecPlan> preflight_fillpad(Preflight& p) {
+Status preflight_fillpad(Preflight& p) {
   auto g = generic_shape(p);
   if (!g) return g.fault();
   auto dst = p.destination(p.type, g->valid_rows, g->valid_cols, g->cols, bundle_layout(p));
@@ -172,10 +172,10 @@ Result<ExecPlan> preflight_fillpad(Preflight& p) {
   p.plan.sources.push_back(*src);
   p.plan.dests.push_back(*dst);
   p.plan.args = args;
-  return std::move(p.plan);
+  return std::nullopt;
 }
 
-Result<ExecPlan> preflight_concat(Preflight& p) {
+Status preflight_concat(Preflight& p) {
   auto g = generic_shape(p);
   if (!g) return g.fault();
   auto dst = p.destination(p.type, g->valid_rows, g->valid_cols, g->cols, bundle_layout(p));
@@ -223,7 +223,7 @@ Result<ExecPlan> preflight_concat(Preflight& p) {
   p.plan.sources.push_back(*right);
   p.plan.dests.push_back(*dst);  // padding stays Null
   p.plan.args = args;
-  return std::move(p.plan);
+  return std::nullopt;
 }
 
 }  // namespace ptosim::model::sfu_detail

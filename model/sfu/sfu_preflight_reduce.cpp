@@ -89,7 +89,7 @@ Status require_nonzero_divisors(Preflight& p, const SourceOperand& bcast, bool r
 
 }  // namespace
 
-Result<ExecPlan> preflight_reduction(Preflight& p) {
+Status preflight_reduction(Preflight& p) {
   const bool row = is_row_op(p.op);
   auto g = closed_schema_prefix(p, "source");
   if (!g) return g.fault();
@@ -118,10 +118,10 @@ Result<ExecPlan> preflight_reduction(Preflight& p) {
   p.plan.sources.push_back(*src);
   p.plan.dests.push_back(*dst);
   p.plan.args = args;
-  return std::move(p.plan);
+  return std::nullopt;
 }
 
-Result<ExecPlan> preflight_expansion(Preflight& p) {
+Status preflight_expansion(Preflight& p) {
   const bool row = is_row_op(p.op);
   const bool copy = is_copy(p.op);
   auto g = closed_schema_prefix(p, "destination");
@@ -188,7 +188,7 @@ Result<ExecPlan> preflight_expansion(Preflight& p) {
   p.plan.sources.push_back(*bcast);
   p.plan.dests.push_back(*dst);
   p.plan.args = args;
-  return std::move(p.plan);
+  return std::nullopt;
 }
 
 }  // namespace ptosim::model::sfu_detail

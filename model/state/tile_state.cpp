@@ -71,7 +71,11 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
   // The state as the requests so far would leave it: each hand's order, and the earlier request
   // now holding each slot (null: the slot keeps its current tile and charge).
   auto order = m_order;
-  std::array<const DestinationRequest*, kLocalTileCount> granted{};
+  // Left uninitialised (clearing it cost more than the rest of a one-request check): an entry is
+  // read only once its bit in granted_slots is set.
+  std::array<const DestinationRequest*, kLocalTileCount> granted;
+  std::uint64_t granted_slots = 0;
+  auto holder_of = [&](unsigned slot) { return (granted_slots >> slot) & 1U ? granted[slot] : nullptr; };
 
   for (std::size_t i = 0; i < count; ++i) {
     const DestinationRequest& req = requests[i];
@@ -84,7 +88,7 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
       bool found = false;
       for (unsigned k = 0; k < kHandSize && !found; ++k) {
         slot = req.hand * kHandSize + k;
-        found = !m_local[slot].allocated && !granted[slot];
+        found = !m_local[slot].allocated && !holder_of(slot);
       }
       if (!found)
         return fault(FaultCode::TileAllocation, std::string("no free register in hand ") + hand +
@@ -95,7 +99,7 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
       slot = q[m_queue_depth - 1];
       for (unsigned k = m_queue_depth - 1; k > 0; --k) q[k] = q[k - 1];
       q[0] = static_cast<std::uint8_t>(slot);
-      const DestinationRequest* holder = granted[slot];
+      const DestinationRequest* holder = holder_of(slot);
       const Charge released = holder ? Charge{holder->desc.pe_mask, holder->desc.capacity_bytes} : m_local_charge[slot];
       for (int pe = 0; pe < kPeCount; ++pe)
         if (released.mask.has(pe)) in_use[pe] -= released.bytes;
@@ -110,17 +114,20 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
       in_use[pe] += req.desc.capacity_bytes;
     }
     granted[slot] = &req;
+    granted_slots |= std::uint64_t{1} << slot;
   }
   return std::nullopt;
 }
 
 Result<std::vector<TileRef>> TileState::allocate(const std::vector<DestinationRequest>& requests) {
   if (auto problem = check_allocation(requests)) return *problem;
-  return allocate_checked(requests);
+  std::vector<TileRef> names;
+  allocate_checked(requests, names);
+  return names;
 }
 
-std::vector<TileRef> TileState::allocate_checked(const std::vector<DestinationRequest>& requests) {
-  std::vector<TileRef> names;
+void TileState::allocate_checked(const std::vector<DestinationRequest>& requests, std::vector<TileRef>& names) {
+  names.clear();
   for (const DestinationRequest& req : requests) {
     unsigned index = 0;
     if (m_policy == AllocationPolicy::Asl) {
@@ -141,7 +148,6 @@ std::vector<TileRef> TileState::allocate_checked(const std::vector<DestinationRe
     install_local(index, req.desc);
     names.push_back(TileRef::local(index));
   }
-  return names;
 }
 
 void TileState::install_local(unsigned index, const TileDescriptor& desc) {

@@ -52,8 +52,14 @@ struct LocalTile {
   bool element_defined(int pe, std::uint32_t r, std::uint32_t c) const {
     return defined[pe].test(std::uint64_t{r} * desc.cols + c);
   }
-  /// Every element of the valid rectangle of PE `pe`'s fragment is defined.
-  bool valid_region_defined(int pe) const { return region_defined(defined[pe], desc); }
+  /// The first PE of `mask` whose fragment has an undefined element in the valid rectangle, or -1.
+  /// Preflight asks it of every source: the descriptor is read once, not once per PE.
+  int first_pe_with_undefined_region(PeMask mask) const {
+    const TileDescriptor d = desc;
+    for (int pe = 0; pe < kPeCount; ++pe)
+      if (mask.has(pe) && !region_defined(defined[pe], d)) return pe;
+    return -1;
+  }
 };
 
 struct SharedTile {
@@ -124,7 +130,8 @@ class TileState {
   Result<std::vector<TileRef>> allocate(const std::vector<DestinationRequest>& requests);
   /// allocate for requests check_allocation accepted with no allocation, descriptor or capacity
   /// change since (the dispatcher checks before waiting for room, then places): no second check.
-  std::vector<TileRef> allocate_checked(const std::vector<DestinationRequest>& requests);
+  /// `names` is cleared, then receives the names (the dispatcher reuses one list for every bundle).
+  void allocate_checked(const std::vector<DestinationRequest>& requests, std::vector<TileRef>& names);
   /// Installs a tile at a named register (scenario/program inputs), replacing what was there.
   void install_local(unsigned index, const TileDescriptor& desc);
   void install_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, PeMask initialized,

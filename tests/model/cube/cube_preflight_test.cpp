@@ -316,9 +316,9 @@ TEST_CASE("CUBE preflight: value checks are skipped and listed without payload a
   v.extra_sources = {"U#6"};
   const std::string text = setup(mc, v);
   mc.ordinary("U#6", DataType::U64, 128, 1, 1, 1, fill(0));  // an illegal word, unseen in timing-only mode
-  const auto plan = cube_preflight(Machine::bundle_of(text), mc.m.state(), nullptr);
-  REQUIRE(plan.ok());
-  CHECK(plan->skipped_checks == std::vector<std::string>{"parameter words of QuantParam vector U#6",
+  ExecPlan plan;
+  REQUIRE_FALSE(cube_preflight(Machine::bundle_of(text), mc.m.state(), nullptr, plan));
+  CHECK(plan.skipped_checks == std::vector<std::string>{"parameter words of QuantParam vector U#6",
                                                          "encoding validity of A T#1", "encoding validity of B T#3"});
   mc.reject(text, kLegality, "QuantParam vector U#6 column 0 on PE0 holds an illegal parameter word 0x0");
 }
@@ -410,6 +410,13 @@ TEST_CASE("CUBE preflight: Local matrix operands", "[cube]") {
     TileDescriptor d = cube_desc(m16, DataType::FP16, 2, 2, 128, PeMask(0xE));
     mc.install("T#1", d, fill(0));
     mc.reject(text, kLegality, "A T#1 holds no payload fragment on PE3");
+  }
+  {
+    Machine mc;  // the first PE without a fragment is named
+    const std::string text = setup(mc, plain);
+    TileDescriptor d = cube_desc(m16, DataType::FP16, 2, 2, 128, PeMask(0x9));
+    mc.install("T#1", d, fill(0));
+    mc.reject(text, kLegality, "A T#1 holds no payload fragment on PE1");
   }
   {
     Machine mc;

@@ -218,10 +218,10 @@ TEST_CASE("SFU broadcast division: integer zero divisors fault, float ones go to
   const Assembly a = assemble(program, "t.s");
   const ProgramBlocks blocks = build_blocks(a.instructions);
   REQUIRE(blocks.bundles.size() == 1);
-  const auto plan = sfu_preflight(blocks.bundles[0], m.m.state(), nullptr);
-  REQUIRE(plan.ok());
-  REQUIRE(plan->skipped_checks.size() == 1);
-  CHECK(plan->skipped_checks[0] == "integer zero divisor in broadcast source U#2");
+  ExecPlan plan;
+  REQUIRE_FALSE(sfu_preflight(blocks.bundles[0], m.m.state(), nullptr, plan));
+  REQUIRE(plan.skipped_checks.size() == 1);
+  CHECK(plan.skipped_checks[0] == "integer zero divisor in broadcast source U#2");
 }
 
 TEST_CASE("SFU expansion: the full-shape source and the destination share their physical rows", "[sfu]") {

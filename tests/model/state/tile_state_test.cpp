@@ -221,7 +221,9 @@ TEST_CASE("Requests of one call see the slots earlier ones took, and allocate_ch
   auto names = s.allocate(twice);
   REQUIRE(names);
   CHECK(s.capacity_in_use() == 262144);
-  CHECK(placed.allocate_checked(twice) == *names);
+  std::vector<TileRef> placed_names{TileRef::shared(9)};  // replaced, not appended to
+  placed.allocate_checked(twice, placed_names);
+  CHECK(placed_names == *names);
   CHECK(placed.capacity_in_use() == s.capacity_in_use());
   CHECK(placed.physical_index(0) == s.physical_index(0));
 }
