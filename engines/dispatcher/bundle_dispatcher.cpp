@@ -114,11 +114,22 @@ void BundleDispatcher::trace_to(traces::VcdRecorder& rec, const std::string& sco
 
 void BundleDispatcher::set_state(State s) { m_trace_state.set(static_cast<std::uint64_t>(s), Clocked::now_ps); }
 
+void BundleDispatcher::await_progress() {
+  m_awaiting_progress = true;
+  sc_core::wait(m_progress);
+  m_awaiting_progress = false;
+}
+
+void BundleDispatcher::signal_progress() {
+  // Every waiter re-checks its condition before it waits, so a notification nobody awaits can go.
+  if (m_awaiting_progress) m_progress.notify(sc_core::SC_ZERO_TIME);
+}
+
 template <typename Pred>
 void BundleDispatcher::stall_until(Pred ready, std::uint64_t& counter, int reason) {
   if (ready()) return;
   const std::uint64_t start = now_cycles();
-  while (!ready()) sc_core::wait(m_progress);
+  while (!ready()) await_progress();
   charge_stall(start, now_cycles(), counter, reason);
 }
 
@@ -253,7 +264,7 @@ void BundleDispatcher::dispatch_thread() {
     m_queue_event[e].notify(sc_core::SC_ZERO_TIME);
   }
   set_state(State::Drain);
-  while (!m_reorder.empty()) sc_core::wait(m_progress);
+  while (!m_reorder.empty()) await_progress();
   set_state(State::Done);
   m_finished = true;
   m_finish_cycle = now_cycles();
@@ -272,7 +283,7 @@ void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket
     std::shared_ptr<InFlight> f = m_queues[engine].front();
     m_queues[engine].pop_front();
     m_trace_queue[engine].set(m_queues[engine].size(), Clocked::now_ps);
-    m_progress.notify(sc_core::SC_ZERO_TIME);
+    signal_progress();
 
     m_engine_busy[engine] = true;
     cmd.plan = std::shared_ptr<const model::ExecPlan>(f, &f->plan);
@@ -302,7 +313,7 @@ void BundleDispatcher::complete(InFlight& f) {
   for (const model::SourceOperand& s : plan.sources) --m_pending_reads[slot_key(s.ref.space, s.slot)];
   f.done = true;
   retire();
-  m_progress.notify(sc_core::SC_ZERO_TIME);
+  signal_progress();
   if (m_awaited && sources_ready(*m_awaited)) {
     m_awaited = nullptr;
     const std::uint64_t now = now_cycles();

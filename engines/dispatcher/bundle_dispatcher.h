@@ -91,6 +91,9 @@ class BundleDispatcher : public sc_core::sc_module {
   std::shared_ptr<InFlight> new_in_flight();
   bool sources_ready(const model::Bundle& b) const;
   void set_state(State s);
+  /// The dispatcher waits for, and an issue thread signals, a command completing or retiring.
+  void await_progress();
+  void signal_progress();
   /// Waits on m_progress until `ready()`, charging the wait to `counter` and to idle engines.
   template <typename Pred>
   void stall_until(Pred ready, std::uint64_t& counter, int reason);
@@ -130,6 +133,7 @@ class BundleDispatcher : public sc_core::sc_module {
   sc_core::sc_event m_preflight_due;
   sc_core::sc_event m_queue_event[2];
   sc_core::sc_event m_progress;  ///< a command completed or retired
+  bool m_awaiting_progress = false;
   std::deque<BundleRecord> m_records;  ///< a deque: long runs append without moving old records
   DispatcherStats m_stats;
   std::uint64_t m_next_id = 0;
