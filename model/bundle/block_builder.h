@@ -59,6 +59,9 @@ class BlockBuilder {
   const Bundle& current() const { return *m_bundle; }
   /// Number of BSTARTs accepted so far (the index the next block will get).
   int blocks_started() const { return m_started; }
+  /// Counts a block its caller replayed from an earlier decode of the same words instead of
+  /// feeding it (ProgramFrontEnd); returns the block's index. Only between blocks.
+  int count_replayed_block() { return m_started++; }
 
  private:
   FeedResult start(const Instruction& inst);

@@ -29,7 +29,7 @@ constexpr std::uint16_t kCDimiMask = 0x003F, kCDimiMatch = 0x003C;
 constexpr std::uint64_t kLBStop = 0x000000010000000FULL;
 
 // Every encode_body below is written once against a Packer: FieldPacker builds the word (or the
-// fault), FitChecker only answers whether there is one.
+// fault), WordPacker builds the word alone.
 
 /// Packs checked fields into a word; the first field that does not fit becomes the error.
 class FieldPacker {
@@ -65,26 +65,31 @@ class FieldPacker {
   std::optional<Fault> m_error;
 };
 
-/// FieldPacker's checks alone: whether every field fits and the form exists, building neither the
-/// word nor a fault (the front end asks this of every instruction it validates).
-class FitChecker {
+/// FieldPacker without the fault text: the word when every field fits and the form exists (the
+/// front end asks this of every instruction it decodes).
+class WordPacker {
  public:
-  using Out = bool;
+  using Out = std::optional<Encoding>;
 
-  explicit FitChecker(const char* /*form*/) {}
+  explicit WordPacker(const char* /*form*/) {}
 
-  FitChecker& put(unsigned value, unsigned /*lsb*/, unsigned width, const char* /*field*/) {
+  WordPacker& put(unsigned value, unsigned lsb, unsigned width, const char* /*field*/) {
     m_fits = m_fits && value < (1U << width);
+    m_bits |= std::uint64_t{value} << lsb;
     return *this;
   }
 
-  Out done(std::uint64_t /*fixed*/, unsigned /*width_bits*/) const { return m_fits; }
+  Out done(std::uint64_t fixed, unsigned width_bits) const {
+    if (!m_fits) return std::nullopt;
+    return Encoding{m_bits | fixed, width_bits};
+  }
 
-  static Out fixed(std::uint64_t /*bits*/, unsigned /*width_bits*/) { return true; }
-  static Out no_form(const std::string& /*why*/) { return false; }
+  static Out fixed(std::uint64_t bits, unsigned width_bits) { return Encoding{bits, width_bits}; }
+  static Out no_form(const std::string& /*why*/) { return std::nullopt; }
 
  private:
   bool m_fits = true;
+  std::uint64_t m_bits = 0;
 };
 
 template <class Packer>
@@ -306,8 +311,8 @@ Result<Encoding> encode(const InstructionBody& body) {
   return std::visit([](const auto& b) { return encode_body<FieldPacker>(b); }, body);
 }
 
-bool encodes(const InstructionBody& body) {
-  return std::visit([](const auto& b) { return encode_body<FitChecker>(b); }, body);
+std::optional<Encoding> encoding(const InstructionBody& body) {
+  return std::visit([](const auto& b) { return encode_body<WordPacker>(b); }, body);
 }
 
 InstructionBody decode(std::uint64_t bits, unsigned width_bits) {

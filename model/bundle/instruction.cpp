@@ -160,7 +160,7 @@ std::string bstart_operation_mnemonic(const InstructionBody& body) {
 }
 
 Status validate(const InstructionBody& body) {
-  if (!encodes(body)) return encode(body).fault();  // encode() only to name the field
+  if (!encoding(body)) return encode(body).fault();  // encode() only to name the field
   return std::visit([](const auto& b) { return validate_fields(b); }, body);
 }
 

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// ProgramFrontEnd: what it yields for a program, block by block, whether it decodes a block or
+// replays one decoded before from the same words, is what the BlockBuilder alone builds.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/bundle/assembler.h"
+#include "model/bundle/block_builder.h"
+#include "model/exec/program_front_end.h"
+
+namespace ptosim::model {
+namespace {
+
+/// Every field of a bundle, as text.
+std::string describe(const Bundle& b) {
+  std::ostringstream s;
+  s << int(b.kind) << ' ' << int(b.dtype_code) << ' ' << int(b.mode) << ' ' << int(b.function) << ' ' << b.mnemonic
+    << ' ' << (b.op ? int(*b.op) : -1) << " lb";
+  for (const DimField& d : b.lb) s << ' ' << d.present << ':' << int(d.reg) << ':' << d.imm;
+  if (b.datr)
+    s << " datr " << int(b.datr->cmode) << int(b.datr->pad_or_byte_id) << b.datr->sat << b.datr->canonicalize
+      << int(b.datr->dtype_code) << int(b.datr->rmode) << int(b.datr->layout);
+  if (b.fpatr)
+    s << " fpatr " << int(b.fpatr->prequant_mode) << int(b.fpatr->relu_mode) << int(b.fpatr->group_n_code)
+      << b.fpatr->row_max_en << b.fpatr->group_max_en << b.fpatr->row_max_init << b.fpatr->max_abs_en << b.fpatr->trans_b
+      << b.fpatr->trans_a;
+  s << " fpatrs " << b.fpatr_count;
+  if (b.ior) s << " ior " << int(b.ior->src[0]) << int(b.ior->src[1]) << int(b.ior->src[2]) << int(b.ior->dst);
+  for (const IotBinding& io : b.iot)
+    s << " iot " << int(io.source_count) << ':' << int(io.sources[0]) << ':' << int(io.sources[1]) << ':'
+      << io.has_destination << ':' << int(io.destination_hand) << ':' << int(io.size_code) << ':' << int(io.mask.bits())
+      << ':' << io.last;
+  for (const IosBinding& io : b.ios) s << " ios " << int(io.shared_id) << ':' << int(io.size_code) << ':' << int(io.mask.bits());
+  s << " zero " << b.zero_mask_binding_seen << " term " << b.terminated << " at " << b.loc.file << ':' << b.loc.line
+    << ':' << b.loc.column << " index " << b.index;
+  return s.str();
+}
+
+TEST_CASE("ProgramFrontEnd: repeated blocks come out as the block builder builds them, then the fault", "[exec]") {
+  const std::string a = "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 128, ->LB0\nB.DIM zero, 128, ->LB1\n"
+                        "B.IOT T#1, mask=1111, last, ->U<3>\nBSTOP\n";
+  const std::string b = "BSTART.SFU TCOLSUM, FP32\nB.DIM zero, 128, ->LB0\nB.DIM zero, 128, ->LB1\n"
+                        "B.IOT T#1, mask=1111, last, ->U<3>\nBSTOP\n";
+  const std::string c = "BSTART.SFU TCOLSUM, FP32\nB.DIM zero, 128, ->LB0\nB.DIM zero, 64, ->LB1\n"
+                        "B.IOT T#1, mask=1111, last, ->U<3>\nBSTOP\n";
+  // A zero-mask binding between blocks is a no-op its next block's decode pays for (twice); a
+  // block ended by the next BSTART instead of BSTOP (twice); six different blocks (more than the
+  // front end keeps); then a BSTOP outside a block.
+  const std::string zero = "B.IOT T#1, mask=0000, last, ->U<3>\n";
+  const std::string open = "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 128, ->LB0\nB.DIM zero, 128, ->LB1\n"
+                           "B.IOT T#1, mask=1111, last, ->U<3>\n";
+  std::string d;
+  for (int i = 1; i <= 6; ++i)
+    d += "BSTART.SFU TROWSUM, FP32\nB.DIM zero, " + std::to_string(i) + ", ->LB0\nB.DIM zero, 128, ->LB1\n"
+         "B.IOT T#1, mask=1111, last, ->U<3>\nBSTOP\n";
+  const std::string text = a + b + a + b + zero + a + c + zero + a + open + a + open + a + a + d + a + b + "BSTOP\n";
+  const Assembly assembly = assemble(text, "repeat.s");
+  REQUIRE(assembly.errors.empty());
+
+  const ProgramBlocks expected = build_blocks(assembly.instructions);
+  REQUIRE(expected.fault);
+  ProgramFrontEnd front_end(assembly.instructions);
+  std::vector<unsigned> instructions;
+  std::size_t n = 0;
+  while (auto item = front_end.next()) {
+    if (item->fault) {
+      CHECK(n == expected.bundles.size());
+      CHECK(item->fault->rule == expected.fault->fault.rule);
+      CHECK(item->loc.line == expected.fault->loc.line);
+      CHECK(item->op == expected.fault->block_mnemonic);
+      CHECK(item->instructions == 1);
+      break;
+    }
+    REQUIRE(item->bundle);
+    REQUIRE(n < expected.bundles.size());
+    CHECK(describe(*item->bundle) == describe(expected.bundles[n]));
+    CHECK(item->op == expected.bundles[n].mnemonic);
+    CHECK(item->loc.line == expected.bundles[n].loc.line);
+    instructions.push_back(item->instructions);
+    ++n;
+  }
+  CHECK(n == expected.bundles.size());
+  // Every instruction is charged to exactly one item: the no-op to the block after it, the BSTART
+  // that ends the open block to that block, whose successor then takes the rest of its own.
+  const std::vector<unsigned> counts = {5, 5, 5, 5, 6, 5, 6, 5, 4, 5, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5};
+  CHECK(instructions == counts);
+}
+
+}  // namespace
+}  // namespace ptosim::model
