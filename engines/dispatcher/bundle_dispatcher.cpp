@@ -169,11 +169,10 @@ void BundleDispatcher::dispatch_thread() {
     auto fetched = m_program->next();
     if (!fetched) break;
     const std::uint64_t decode = m_params.decode_cycles * fetched->instructions;
-    // Untraced, a bundle whose sources are ready goes from decode straight on to preflight in one
-    // wait: nothing observes the dispatcher in between, and only this thread makes a source
-    // pending, so the sources are still ready when decode ends.
-    // Untraced, a bundle whose sources are not ready goes on from decode to preflight when the
-    // completion that readies them says so, again in one wait.
+    // Untraced, nothing observes the dispatcher between decode and preflight, so a bundle takes
+    // them in one wait: straight on when its sources are ready (only this thread makes a source
+    // pending, so they stay ready), else until the completion that readies them says its
+    // preflight is over.
     const bool untraced_bundle = !m_traced && !fetched->fault && !fetched->bundle->is_strict_noop();
     const bool straight = untraced_bundle && sources_ready(*fetched->bundle);
     if (untraced_bundle && !straight)
