@@ -12,9 +12,7 @@ class InvariantDivisor {
  public:
   /// `divisor` must not be zero.
   explicit InvariantDivisor(std::uint64_t divisor) : m_divisor(divisor) {
-    if ((divisor & (divisor - 1)) != 0) return;
-    m_shift = 0;
-    while ((std::uint64_t{1} << m_shift) != divisor) ++m_shift;
+    if ((divisor & (divisor - 1)) == 0) m_shift = __builtin_ctzll(divisor);
   }
 
   std::uint64_t divisor() const { return m_divisor; }

@@ -8,11 +8,9 @@ BurstPacer::BurstPacer(std::uint64_t period, std::size_t outstanding)
 
 void BurstPacer::start(std::uint64_t start, std::uint64_t bytes_per_cycle) {
   m_at = start;
-  m_rate = bytes_per_cycle;
+  if (2 * bytes_per_cycle != m_twice_rate.divisor()) m_twice_rate = InvariantDivisor(2 * bytes_per_cycle);
   std::fill(m_in_flight.begin(), m_in_flight.end(), 0);
   m_oldest = 0;
-  m_step_bytes = 0;
-  m_step = 0;
 }
 
 }  // namespace ptosim::model

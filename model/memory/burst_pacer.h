@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/common/invariant_divisor.h"
+
 namespace ptosim::model {
 
 class BurstPacer {
@@ -25,25 +27,20 @@ class BurstPacer {
   /// The next burst, of `bytes`, left at next_issue() and completes at `done`. Inline: called for
   /// every burst.
   void issued(std::uint64_t bytes, std::uint64_t done) {
-    if (bytes != m_step_bytes) {
-      m_step_bytes = bytes;
-      m_step = (2 * m_period * bytes + m_rate) / (2 * m_rate);  // rounded to the nearest time unit
-    }
+    // bytes / rate cycles, rounded to the nearest time unit.
+    const std::uint64_t step = m_twice_rate.quotient(2 * m_period * bytes + m_twice_rate.divisor() / 2);
     m_in_flight[m_oldest] = done;
     if (++m_oldest == m_in_flight.size()) m_oldest = 0;
     // The next burst takes the slot of the request `outstanding` back, once that one completes.
-    m_at = std::max(m_at + m_step, m_in_flight[m_oldest]);
+    m_at = std::max(m_at + step, m_in_flight[m_oldest]);
   }
 
  private:
   std::uint64_t m_at = 0;
   std::uint64_t m_period;
-  std::uint64_t m_rate = 1;
+  InvariantDivisor m_twice_rate{2};  ///< twice the bytes per cycle (a power of two, as a rule)
   std::vector<std::uint64_t> m_in_flight;  ///< completion times, a ring of the last `outstanding`
   std::size_t m_oldest = 0;                ///< the ring slot of the request `outstanding` back
-  // Bursts mostly have one size: the time one takes is kept.
-  std::uint64_t m_step_bytes = 0;
-  std::uint64_t m_step = 0;
 };
 
 }  // namespace ptosim::model
