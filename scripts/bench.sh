@@ -15,6 +15,9 @@ pin=()
 command -v taskset >/dev/null && pin=(taskset -c "${PTOSIM_BENCH_CPU:-0}")
 platform="$build/bench/platform/ptosim_bench_platform"
 out="$(mktemp -d)"
+# Workload sizes: SFU rounds and GEMM steps, full and in timing-only mode.
+sfu_rounds=2000 gemm_steps=200 timing_gemm_steps=20000 timing_sfu_rounds=5000
+if [ -n "${QUICK:-}" ]; then sfu_rounds=200 gemm_steps=20 timing_gemm_steps=2000 timing_sfu_rounds=500; fi
 
 echo "== numerics: element ops/s per DataType and op, beside native host loops"
 "${pin[@]}" "$build/bench/numeric/ptosim_bench_numeric" ${QUICK:+0.05}
@@ -42,7 +45,7 @@ seconds() { awk '{ for (i = 1; i < NF; ++i) if ($(i + 1) == "s") print $i }' <<<
 echo "== platform: simulated cycles and bundles per wall-clock second"
 # The 128x128 workloads run long enough (0.1 s and more) for the per-bundle cost to dominate the
 # fixed cost of starting a simulation, which the section after this one shows on its own.
-for w in "$root"/examples/*.pto "--workload sfu128:${QUICK:+200}${QUICK:-2000}" "--workload gemm:${QUICK:+20}${QUICK:-200}"; do
+for w in "$root"/examples/*.pto "--workload sfu128:$sfu_rounds" "--workload gemm:$gemm_steps"; do
   # shellcheck disable=SC2086
   functional=$(best $w --mode functional)
   # shellcheck disable=SC2086
@@ -61,6 +64,6 @@ best --workload sfu128:1 --mode functional
 best --workload sfu128:1 --mode platform
 echo
 echo "== timing-only mode on a large tiled GEMM and a 128x128 SFU workload"
-best --workload "gemm:${QUICK:+2000}${QUICK:-20000}" --mode timing-only
-best --workload "sfu128:${QUICK:+500}${QUICK:-5000}" --mode timing-only
+best --workload "gemm:$timing_gemm_steps" --mode timing-only
+best --workload "sfu128:$timing_sfu_rounds" --mode timing-only
 rm -rf "$out"
