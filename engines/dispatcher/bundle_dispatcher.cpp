@@ -222,7 +222,7 @@ void BundleDispatcher::dispatch_thread() {
       break;
     }
     m_requests.clear();
-    for (const model::DestOperand& d : plan.dests) m_requests.push_back({d.hand, d.desc});
+    for (const model::DestOperand& d : plan.dests) m_requests.push_back({d.hand, d.desc, d.desc_checked});
     if (auto problem = m_state.check_allocation(m_requests)) {
       rec.outcome = BundleRecord::Outcome::Faulted;
       rec.fault = *problem;

@@ -210,6 +210,22 @@ TEST_CASE("A single destination request is checked exactly as a one-element list
   CHECK(illegal->rule == s.check_allocation(std::vector<DestinationRequest>{{2, broken}})->rule);
 }
 
+TEST_CASE("A request marked desc_checked skips the descriptor check alone", "[state]") {
+  TileState s(AllocationPolicy::Asl);
+  const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
+  TileDescriptor broken = big;
+  broken.cols = 3;
+  // Unmarked (every caller but CUBE preflight's D): the descriptor is checked.
+  const auto illegal = s.check_allocation(DestinationRequest{2, broken});
+  REQUIRE(illegal);
+  CHECK(illegal->rule.find("cannot be allocated") != std::string::npos);
+  // Marked: capacity is still checked.
+  for (int i = 0; i < 4; ++i) REQUIRE(s.allocate({{static_cast<unsigned>(i), big}}));
+  const auto full = s.check_allocation(DestinationRequest{1, big, true});
+  REQUIRE(full);
+  CHECK(full->rule == s.check_allocation(DestinationRequest{1, big})->rule);
+}
+
 TEST_CASE("Requests of one call see the slots earlier ones took, and allocate_checked places like allocate", "[state]") {
   const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
   TileState s(AllocationPolicy::Queue, 1);
