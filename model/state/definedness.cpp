@@ -19,9 +19,24 @@ void Definedness::assign(std::uint64_t count, bool defined) {
   m_cache.valid = false;
   m_size = count;
   m_words.resize((count + 63) / 64);
-  // Both fills are byte patterns: memset beats a word loop on tiles of thousands of elements.
-  if (!m_words.empty()) std::memset(m_words.data(), defined ? 0xFF : 0, m_words.size() * sizeof(std::uint64_t));
-  if (defined && (count & 63)) m_words.back() = word_mask(0, static_cast<unsigned>(count & 63));
+  m_clear_pending = !defined;
+  if (!defined) return;
+  // A byte pattern: memset beats a word loop on tiles of thousands of elements.
+  if (!m_words.empty()) std::memset(m_words.data(), 0xFF, m_words.size() * sizeof(std::uint64_t));
+  if (count & 63) m_words.back() = word_mask(0, static_cast<unsigned>(count & 63));
+}
+
+void Definedness::clear_if_pending() {
+  if (!m_clear_pending) return;
+  if (!m_words.empty()) std::memset(m_words.data(), 0, m_words.size() * sizeof(std::uint64_t));
+  m_clear_pending = false;
+}
+
+bool Definedness::operator==(const Definedness& o) const {
+  if (m_size != o.m_size) return false;
+  for (std::uint64_t w = 0; w < m_words.size(); ++w)
+    if (word(w) != o.word(w)) return false;
+  return true;
 }
 
 template <typename Visit>
@@ -38,7 +53,7 @@ bool Definedness::each_word_of_range(std::uint64_t begin, std::uint64_t end, Vis
 }
 
 bool Definedness::range_set(std::uint64_t begin, std::uint64_t end) const {
-  return each_word_of_range(begin, end, [this](std::uint64_t w, std::uint64_t m) { return (m_words[w] & m) == m; });
+  return each_word_of_range(begin, end, [this](std::uint64_t w, std::uint64_t m) { return (word(w) & m) == m; });
 }
 
 void Definedness::set_range(std::uint64_t begin, std::uint64_t end) {
@@ -49,6 +64,7 @@ void Definedness::set_range(std::uint64_t begin, std::uint64_t end) {
 }
 
 void Definedness::set_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) {
+  clear_if_pending();
   if (cols == stride) {
     set_range(0, std::uint64_t{rows} * stride);
   } else {

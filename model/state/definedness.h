@@ -16,8 +16,9 @@ class Definedness {
 
   void assign(std::uint64_t count, bool defined);
   std::uint64_t size() const { return m_size; }
-  bool test(std::uint64_t i) const { return (m_words[i >> 6] >> (i & 63)) & 1U; }
+  bool test(std::uint64_t i) const { return (word(i >> 6) >> (i & 63)) & 1U; }
   void set(std::uint64_t i, bool defined) {
+    clear_if_pending();
     const std::uint64_t bit = std::uint64_t{1} << (i & 63);
     m_words[i >> 6] = defined ? (m_words[i >> 6] | bit) : (m_words[i >> 6] & ~bit);
     m_cache.valid = false;
@@ -37,10 +38,13 @@ class Definedness {
 
   // Copies keep the cached answer: it depends on the bits alone, so a result's definedness copied
   // into every PE is checked without a scan when a later bundle reads it.
-  bool operator==(const Definedness& o) const { return m_size == o.m_size && m_words == o.m_words; }
+  bool operator==(const Definedness& o) const;
   bool operator!=(const Definedness& o) const { return !(*this == o); }
 
  private:
+  std::uint64_t word(std::uint64_t w) const { return m_clear_pending ? 0 : m_words[w]; }
+  /// Makes m_words hold the bits before they are changed in place.
+  void clear_if_pending();
   /// rect_defined without the cache, caching its answer.
   bool scan_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const;
   /// True when bits [begin, end) are all set.
@@ -53,6 +57,10 @@ class Definedness {
 
   std::uint64_t m_size = 0;
   std::vector<std::uint64_t> m_words;
+  // Every bit is 0 and m_words, of the right length, is not yet cleared: assign(count, false)
+  // defers the clearing, as allocation clears every new tile on each PE and the tile's writer
+  // nearly always defines it whole on completion.
+  bool m_clear_pending = false;
   // The last rect_defined answer (or the rectangle set_rect just defined): a source is checked on
   // every bundle that reads it.
   struct Cache {

@@ -332,3 +332,26 @@ TEST_CASE("Definedness answers rectangle queries exactly through copies and late
   CHECK_FALSE(whole.rect_defined(8, 4, 4));
   CHECK(whole.rect_defined(7, 4, 4));
 }
+
+TEST_CASE("Definedness cleared over defined bits reads undefined everywhere until written", "[state]") {
+  Definedness d(100, true);
+  d.assign(100, false);  // the old words are left in place until a write needs them
+  CHECK_FALSE(d.test(0));
+  CHECK_FALSE(d[99]);
+  CHECK_FALSE(d.rect_defined(1, 1, 10));
+  CHECK(d.first_undefined_in_rect(2, 2, 10) == 0);
+  CHECK(d == Definedness(100, false));
+  CHECK(d != Definedness(100, true));
+  const Definedness copy = d;
+  CHECK(copy == Definedness(100, false));
+  d.set(11, true);
+  CHECK(d.test(11));
+  CHECK_FALSE(d.test(10));
+  CHECK_FALSE(d.test(12));
+  d.assign(100, false);
+  d.set_rect(2, 3, 10);
+  CHECK(d.rect_defined(2, 3, 10));
+  CHECK_FALSE(d.test(3));
+  CHECK_FALSE(d.test(99));
+  CHECK(d.first_undefined_in_rect(3, 3, 10) == 20);
+}
