@@ -15,15 +15,15 @@ std::uint64_t word_mask(unsigned lo, unsigned hi) {
 
 }  // namespace
 
-void Definedness::assign(std::uint64_t count, bool defined) {
-  m_cache.valid = false;
-  m_size = count;
-  m_words.resize((count + 63) / 64);
-  m_clear_pending = !defined;
-  if (!defined) return;
-  // A byte pattern: memset beats a word loop on tiles of thousands of elements.
-  if (!m_words.empty()) std::memset(m_words.data(), 0xFF, m_words.size() * sizeof(std::uint64_t));
-  if (count & 63) m_words.back() = word_mask(0, static_cast<unsigned>(count & 63));
+void Definedness::define_prefix(std::uint64_t n) {
+  m_clear_pending = false;
+  if (m_words.empty()) return;
+  // Byte patterns: memset beats a word loop on tiles of thousands of elements.
+  std::uint64_t* const words = m_words.data();
+  std::uint64_t w = n / 64;
+  std::memset(words, 0xFF, w * sizeof(std::uint64_t));
+  if (n & 63) words[w++] = word_mask(0, static_cast<unsigned>(n & 63));
+  std::memset(words + w, 0, (m_words.size() - w) * sizeof(std::uint64_t));
 }
 
 void Definedness::clear_if_pending() {
@@ -64,14 +64,19 @@ void Definedness::set_range(std::uint64_t begin, std::uint64_t end) {
 }
 
 void Definedness::set_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) {
-  clear_if_pending();
-  if (cols == stride) {
-    set_range(0, std::uint64_t{rows} * stride);
+  const std::uint64_t n = std::uint64_t{rows} * stride;
+  if (cols == stride && m_clear_pending && n <= m_size) {
+    define_prefix(n);  // whole rows of a cleared fragment (a new result): every word written once
   } else {
-    for (std::uint32_t r = 0; r < rows; ++r) set_range(std::uint64_t{r} * stride, std::uint64_t{r} * stride + cols);
+    clear_if_pending();
+    if (cols == stride) {
+      set_range(0, n);
+    } else {
+      for (std::uint32_t r = 0; r < rows; ++r) set_range(std::uint64_t{r} * stride, std::uint64_t{r} * stride + cols);
+    }
   }
   // Every bit of the rectangle is now set, so rect_defined's answer is its size check alone.
-  m_cache = Cache{true, rows, cols, stride, std::uint64_t{rows} * stride <= m_size};
+  m_cache = Cache{true, rows, cols, stride, n <= m_size};
 }
 
 bool Definedness::scan_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const {

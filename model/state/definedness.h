@@ -14,7 +14,14 @@ class Definedness {
   /// `count` elements, all defined or all undefined.
   Definedness(std::uint64_t count, bool defined) { assign(count, defined); }
 
-  void assign(std::uint64_t count, bool defined);
+  void assign(std::uint64_t count, bool defined) {
+    // Inline: allocation clears every new tile on every PE.
+    m_cache.valid = false;
+    m_size = count;
+    m_words.resize((count + 63) / 64);
+    m_clear_pending = !defined;
+    if (defined) define_prefix(count);
+  }
   std::uint64_t size() const { return m_size; }
   bool test(std::uint64_t i) const { return (word(i >> 6) >> (i & 63)) & 1U; }
   void set(std::uint64_t i, bool defined) {
@@ -42,6 +49,8 @@ class Definedness {
   bool operator!=(const Definedness& o) const { return !(*this == o); }
 
  private:
+  /// Sets bits [0, n) and clears the rest, n <= m_size.
+  void define_prefix(std::uint64_t n);
   std::uint64_t word(std::uint64_t w) const { return m_clear_pending ? 0 : m_words[w]; }
   /// Makes m_words hold the bits before they are changed in place.
   void clear_if_pending();

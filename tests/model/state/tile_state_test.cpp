@@ -354,4 +354,16 @@ TEST_CASE("Definedness cleared over defined bits reads undefined everywhere unti
   CHECK_FALSE(d.test(3));
   CHECK_FALSE(d.test(99));
   CHECK(d.first_undefined_in_rect(3, 3, 10) == 20);
+  // Whole rows of a cleared fragment, ending inside a word and on a word boundary.
+  for (const std::uint32_t rows : {7U, 8U}) {
+    Definedness rect(100, true);
+    rect.assign(100, false);
+    rect.set_rect(rows, 8, 8);
+    CHECK(rect.rect_defined(rows, 8, 8));
+    CHECK(rect.first_undefined_in_rect(12, 8, 8) == rows * 8);
+    CHECK_FALSE(rect.test(99));
+    Definedness bits(100, false);
+    for (std::uint32_t i = 0; i < rows * 8; ++i) bits.set(i, true);
+    CHECK(rect == bits);
+  }
 }
