@@ -27,9 +27,7 @@ void Definedness::define_prefix(std::uint64_t n) {
 }
 
 void Definedness::clear_if_pending() {
-  if (!m_clear_pending) return;
-  if (!m_words.empty()) std::memset(m_words.data(), 0, m_words.size() * sizeof(std::uint64_t));
-  m_clear_pending = false;
+  if (m_clear_pending) define_prefix(0);
 }
 
 bool Definedness::operator==(const Definedness& o) const {

@@ -67,8 +67,8 @@ class Definedness {
   std::uint64_t m_size = 0;
   std::vector<std::uint64_t> m_words;
   // Every bit is 0 and m_words, of the right length, is not yet cleared: assign(count, false)
-  // defers the clearing, as allocation clears every new tile on each PE and the tile's writer
-  // nearly always defines it whole on completion.
+  // defers the clearing, as allocation clears every new tile on each PE and completion rewrites
+  // the words right after.
   bool m_clear_pending = false;
   // The last rect_defined answer (or the rectangle set_rect just defined): a source is checked on
   // every bundle that reads it.
