@@ -26,7 +26,7 @@ int engine_index(model::Engine e) { return e == model::Engine::Sfu ? 0 : 1; }
 
 /// A dispatched bundle on its way to retirement.
 struct BundleDispatcher::InFlight {
-  BundleRecord record;
+  BundleRecord* record = nullptr;  ///< in m_records, where it is built (a deque: it stays put)
   model::ExecPlan plan;  ///< engines share it through an aliasing pointer to the entry
   bool done = false;
 
@@ -39,7 +39,6 @@ struct BundleDispatcher::InFlight {
     fresh.sources.clear();
     fresh.dests.clear();
     plan = std::move(fresh);
-    record = BundleRecord{};
     done = false;
   }
 };
@@ -182,9 +181,10 @@ void BundleDispatcher::dispatch_thread() {
     m_stats.decode_cycles += decode;
     m_stats.instructions += fetched->instructions;
 
-    // The record is built where it retires from: no copy of it on the way.
+    // The record is built in place among the records, which count it once it retires.
     std::shared_ptr<InFlight> f = new_in_flight();
-    BundleRecord& rec = f->record;
+    BundleRecord& rec = m_records.emplace_back();
+    f->record = &rec;
     rec.id = m_next_id++;
     rec.op = std::move(fetched->op);
     rec.loc = std::move(fetched->loc);
@@ -221,7 +221,7 @@ void BundleDispatcher::dispatch_thread() {
       break;
     }
     m_requests.clear();
-    for (const model::DestOperand& d : plan.dests) m_requests.push_back({d.hand, d.desc});
+    for (const model::DestOperand& d : plan.dests) m_requests.push_back({d.hand, d.desc, d.desc_checked});
     if (auto problem = m_state.check_allocation(m_requests)) {
       rec.outcome = BundleRecord::Outcome::Faulted;
       rec.fault = *problem;
@@ -286,7 +286,7 @@ void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket
 
     m_engine_busy[engine] = true;
     cmd.plan = std::shared_ptr<const model::ExecPlan>(f, &f->plan);
-    cmd.bundle_id = f->record.id;
+    cmd.bundle_id = f->record->id;
     cmd.timing_only = m_timing_only;
     cmd.flags = 0;
     gp.set_command(tlm::TLM_IGNORE_COMMAND);
@@ -294,8 +294,8 @@ void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(gp, delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) SC_REPORT_ERROR(name(), "engine rejected a command");
-    f->record.flags = cmd.flags;
-    f->record.compute_cycles = cmd.compute_cycles;
+    f->record->flags = cmd.flags;
+    f->record->compute_cycles = cmd.compute_cycles;
     m_engine_busy[engine] = false;
     if (m_queues[engine].empty()) m_idle_since[engine] = now_cycles();
     complete(*f);
@@ -337,9 +337,8 @@ std::shared_ptr<BundleDispatcher::InFlight> BundleDispatcher::new_in_flight() {
 
 void BundleDispatcher::retire() {
   while (!m_reorder.empty() && m_reorder.front()->done) {
-    BundleRecord& rec = m_reorder.front()->record;
-    m_state.raise_status(rec.flags);
-    m_records.push_back(std::move(rec));
+    m_state.raise_status(m_reorder.front()->record->flags);
+    ++m_retired_records;
     m_retired.push_back(std::move(m_reorder.front()));
     m_reorder.pop_front();
   }

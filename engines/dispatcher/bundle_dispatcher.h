@@ -39,6 +39,19 @@ struct BundleRecord {
   std::vector<std::string> skipped_checks;
 };
 
+/// The records of the retired bundles, in program order.
+class RetiredRecords {
+ public:
+  RetiredRecords(const std::deque<BundleRecord>& records, std::size_t count) : m_records(records), m_count(count) {}
+  std::deque<BundleRecord>::const_iterator begin() const { return m_records.begin(); }
+  std::deque<BundleRecord>::const_iterator end() const { return begin() + static_cast<std::ptrdiff_t>(m_count); }
+  std::size_t size() const { return m_count; }
+
+ private:
+  const std::deque<BundleRecord>& m_records;
+  std::size_t m_count;
+};
+
 struct DispatcherStats {
   std::uint64_t bundles = 0;
   std::uint64_t instructions = 0;
@@ -67,7 +80,7 @@ class BundleDispatcher : public sc_core::sc_module {
   model::TileState& state() { return m_state; }
   const model::TileState& state() const { return m_state; }
 
-  const std::deque<BundleRecord>& records() const { return m_records; }
+  RetiredRecords records() const { return {m_records, m_retired_records}; }
   const DispatcherStats& stats() const { return m_stats; }
   bool finished() const { return m_finished; }
   /// Cycle at which the program fully retired (valid once finished()).
@@ -134,7 +147,10 @@ class BundleDispatcher : public sc_core::sc_module {
   sc_core::sc_event m_queue_event[2];
   sc_core::sc_event m_progress;  ///< a command completed or retired
   bool m_awaiting_progress = false;
-  std::deque<BundleRecord> m_records;  ///< a deque: long runs append without moving old records
+  /// Every dispatched bundle's, in program order: the first m_retired_records are the retired ones'.
+  /// A deque: long runs append without moving old records, and a record in flight stays put.
+  std::deque<BundleRecord> m_records;
+  std::size_t m_retired_records = 0;
   DispatcherStats m_stats;
   std::uint64_t m_next_id = 0;
   bool m_finished = false;

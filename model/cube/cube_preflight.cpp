@@ -655,6 +655,7 @@ class CubePreflight {
     if (auto problem = descriptor_problem(d.desc))
       return fault(FaultCode::TileAllocation, "D (" + shape(a.m, a.n) + " " + data_type_name(a.out_dtype) + ", " +
                                                   std::to_string(d.desc.capacity_bytes) + " B): " + std::string(*problem));
+    d.desc_checked = true;
     m_plan.dests.push_back(d);
     unsigned next = 1;
     if (a.fpatr.row_max) {

@@ -36,6 +36,8 @@ struct DestOperand {
   std::optional<std::uint64_t> pad;
   /// The operation itself defines every physical element (TFILLPAD); padding does not apply.
   bool defines_whole_tile = false;
+  /// Preflight found `desc` legal (descriptor_problem): allocation need not check it again.
+  bool desc_checked = false;
   TileRef ref;
   unsigned slot = 0;
 };

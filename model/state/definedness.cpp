@@ -15,13 +15,26 @@ std::uint64_t word_mask(unsigned lo, unsigned hi) {
 
 }  // namespace
 
-void Definedness::assign(std::uint64_t count, bool defined) {
-  m_cache.valid = false;
-  m_size = count;
-  m_words.resize((count + 63) / 64);
-  // Both fills are byte patterns: memset beats a word loop on tiles of thousands of elements.
-  if (!m_words.empty()) std::memset(m_words.data(), defined ? 0xFF : 0, m_words.size() * sizeof(std::uint64_t));
-  if (defined && (count & 63)) m_words.back() = word_mask(0, static_cast<unsigned>(count & 63));
+void Definedness::define_prefix(std::uint64_t n) {
+  m_clear_pending = false;
+  if (m_words.empty()) return;
+  // Byte patterns: memset beats a word loop on tiles of thousands of elements.
+  std::uint64_t* const words = m_words.data();
+  std::uint64_t w = n / 64;
+  std::memset(words, 0xFF, w * sizeof(std::uint64_t));
+  if (n & 63) words[w++] = word_mask(0, static_cast<unsigned>(n & 63));
+  std::memset(words + w, 0, (m_words.size() - w) * sizeof(std::uint64_t));
+}
+
+void Definedness::clear_if_pending() {
+  if (m_clear_pending) define_prefix(0);
+}
+
+bool Definedness::operator==(const Definedness& o) const {
+  if (m_size != o.m_size) return false;
+  for (std::uint64_t w = 0; w < m_words.size(); ++w)
+    if (word(w) != o.word(w)) return false;
+  return true;
 }
 
 template <typename Visit>
@@ -38,7 +51,7 @@ bool Definedness::each_word_of_range(std::uint64_t begin, std::uint64_t end, Vis
 }
 
 bool Definedness::range_set(std::uint64_t begin, std::uint64_t end) const {
-  return each_word_of_range(begin, end, [this](std::uint64_t w, std::uint64_t m) { return (m_words[w] & m) == m; });
+  return each_word_of_range(begin, end, [this](std::uint64_t w, std::uint64_t m) { return (word(w) & m) == m; });
 }
 
 void Definedness::set_range(std::uint64_t begin, std::uint64_t end) {
@@ -49,13 +62,19 @@ void Definedness::set_range(std::uint64_t begin, std::uint64_t end) {
 }
 
 void Definedness::set_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) {
-  if (cols == stride) {
-    set_range(0, std::uint64_t{rows} * stride);
+  const std::uint64_t n = std::uint64_t{rows} * stride;
+  if (cols == stride && m_clear_pending && n <= m_size) {
+    define_prefix(n);  // whole rows of a cleared fragment (a new result): every word written once
   } else {
-    for (std::uint32_t r = 0; r < rows; ++r) set_range(std::uint64_t{r} * stride, std::uint64_t{r} * stride + cols);
+    clear_if_pending();
+    if (cols == stride) {
+      set_range(0, n);
+    } else {
+      for (std::uint32_t r = 0; r < rows; ++r) set_range(std::uint64_t{r} * stride, std::uint64_t{r} * stride + cols);
+    }
   }
   // Every bit of the rectangle is now set, so rect_defined's answer is its size check alone.
-  m_cache = Cache{true, rows, cols, stride, std::uint64_t{rows} * stride <= m_size};
+  m_cache = Cache{true, rows, cols, stride, n <= m_size};
 }
 
 bool Definedness::scan_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const {

@@ -14,10 +14,18 @@ class Definedness {
   /// `count` elements, all defined or all undefined.
   Definedness(std::uint64_t count, bool defined) { assign(count, defined); }
 
-  void assign(std::uint64_t count, bool defined);
+  void assign(std::uint64_t count, bool defined) {
+    // Inline: allocation clears every new tile on every PE.
+    m_cache.valid = false;
+    m_size = count;
+    m_words.resize((count + 63) / 64);
+    m_clear_pending = !defined;
+    if (defined) define_prefix(count);
+  }
   std::uint64_t size() const { return m_size; }
-  bool test(std::uint64_t i) const { return (m_words[i >> 6] >> (i & 63)) & 1U; }
+  bool test(std::uint64_t i) const { return (word(i >> 6) >> (i & 63)) & 1U; }
   void set(std::uint64_t i, bool defined) {
+    clear_if_pending();
     const std::uint64_t bit = std::uint64_t{1} << (i & 63);
     m_words[i >> 6] = defined ? (m_words[i >> 6] | bit) : (m_words[i >> 6] & ~bit);
     m_cache.valid = false;
@@ -37,10 +45,15 @@ class Definedness {
 
   // Copies keep the cached answer: it depends on the bits alone, so a result's definedness copied
   // into every PE is checked without a scan when a later bundle reads it.
-  bool operator==(const Definedness& o) const { return m_size == o.m_size && m_words == o.m_words; }
+  bool operator==(const Definedness& o) const;
   bool operator!=(const Definedness& o) const { return !(*this == o); }
 
  private:
+  /// Sets bits [0, n) and clears the rest, n <= m_size.
+  void define_prefix(std::uint64_t n);
+  std::uint64_t word(std::uint64_t w) const { return m_clear_pending ? 0 : m_words[w]; }
+  /// Makes m_words hold the bits before they are changed in place.
+  void clear_if_pending();
   /// rect_defined without the cache, caching its answer.
   bool scan_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const;
   /// True when bits [begin, end) are all set.
@@ -53,6 +66,10 @@ class Definedness {
 
   std::uint64_t m_size = 0;
   std::vector<std::uint64_t> m_words;
+  // Every bit is 0 and m_words, of the right length, is not yet cleared: assign(count, false)
+  // defers the clearing, as allocation clears every new tile on each PE and completion rewrites
+  // the words right after.
+  bool m_clear_pending = false;
   // The last rect_defined answer (or the rectangle set_rect just defined): a source is checked on
   // every bundle that reads it.
   struct Cache {

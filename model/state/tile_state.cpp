@@ -80,7 +80,7 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
   for (std::size_t i = 0; i < count; ++i) {
     const DestinationRequest& req = requests[i];
     const char hand = kHandLetters[req.hand];
-    if (const auto problem = descriptor_problem(req.desc))
+    if (const auto problem = req.desc_checked ? std::nullopt : descriptor_problem(req.desc))
       return fault(FaultCode::TileAllocation,
                    std::string("destination in hand ") + hand + " cannot be allocated: " + std::string(*problem));
     unsigned slot = 0;

@@ -77,6 +77,7 @@ struct SharedTile {
 struct DestinationRequest {
   unsigned hand = 0;
   TileDescriptor desc;
+  bool desc_checked = false;  ///< the caller found desc legal (descriptor_problem): not checked again
 };
 
 class TileState {

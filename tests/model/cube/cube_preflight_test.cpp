@@ -323,6 +323,21 @@ TEST_CASE("CUBE preflight: value checks are skipped and listed without payload a
   mc.reject(text, kLegality, "QuantParam vector U#6 column 0 on PE0 holds an illegal parameter word 0x0");
 }
 
+TEST_CASE("CUBE preflight: only D, whose descriptor it validates, is marked checked for allocation", "[cube]") {
+  Machine mc;
+  FormSpec f;
+  f.m = f.n = f.k = 2;
+  f.fpatr_fields = "rowmaxen=1";
+  f.extra_dests = {"N<1>"};
+  const std::string text = setup(mc, f);
+  ExecPlan plan;
+  REQUIRE_FALSE(cube_preflight(Machine::bundle_of(text), mc.m.state(), nullptr, plan));
+  REQUIRE(plan.dests.size() == 2);
+  CHECK(plan.dests[0].desc_checked);
+  CHECK_FALSE(descriptor_problem(plan.dests[0].desc));
+  CHECK_FALSE(plan.dests[1].desc_checked);  // RowMaxOut: its descriptor is left to allocation
+}
+
 TEST_CASE("CUBE preflight: Local matrix operands", "[cube]") {
   FormSpec acc;
   acc.op = Operation::TMATMUL_ACC;

@@ -210,6 +210,22 @@ TEST_CASE("A single destination request is checked exactly as a one-element list
   CHECK(illegal->rule == s.check_allocation(std::vector<DestinationRequest>{{2, broken}})->rule);
 }
 
+TEST_CASE("A request marked desc_checked skips the descriptor check alone", "[state]") {
+  TileState s(AllocationPolicy::Asl);
+  const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
+  TileDescriptor broken = big;
+  broken.cols = 3;
+  // Unmarked (every caller but CUBE preflight's D): the descriptor is checked.
+  const auto illegal = s.check_allocation(DestinationRequest{2, broken});
+  REQUIRE(illegal);
+  CHECK(illegal->rule.find("cannot be allocated") != std::string::npos);
+  // Marked: capacity is still checked.
+  for (int i = 0; i < 4; ++i) REQUIRE(s.allocate({{static_cast<unsigned>(i), big}}));
+  const auto full = s.check_allocation(DestinationRequest{1, big, true});
+  REQUIRE(full);
+  CHECK(full->rule == s.check_allocation(DestinationRequest{1, big})->rule);
+}
+
 TEST_CASE("Requests of one call see the slots earlier ones took, and allocate_checked places like allocate", "[state]") {
   const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
   TileState s(AllocationPolicy::Queue, 1);
@@ -315,4 +331,39 @@ TEST_CASE("Definedness answers rectangle queries exactly through copies and late
   whole.set(31, false);
   CHECK_FALSE(whole.rect_defined(8, 4, 4));
   CHECK(whole.rect_defined(7, 4, 4));
+}
+
+TEST_CASE("Definedness cleared over defined bits reads undefined everywhere until written", "[state]") {
+  Definedness d(100, true);
+  d.assign(100, false);  // the old words are left in place until a write needs them
+  CHECK_FALSE(d.test(0));
+  CHECK_FALSE(d[99]);
+  CHECK_FALSE(d.rect_defined(1, 1, 10));
+  CHECK(d.first_undefined_in_rect(2, 2, 10) == 0);
+  CHECK(d == Definedness(100, false));
+  CHECK(d != Definedness(100, true));
+  const Definedness copy = d;
+  CHECK(copy == Definedness(100, false));
+  d.set(11, true);
+  CHECK(d.test(11));
+  CHECK_FALSE(d.test(10));
+  CHECK_FALSE(d.test(12));
+  d.assign(100, false);
+  d.set_rect(2, 3, 10);
+  CHECK(d.rect_defined(2, 3, 10));
+  CHECK_FALSE(d.test(3));
+  CHECK_FALSE(d.test(99));
+  CHECK(d.first_undefined_in_rect(3, 3, 10) == 20);
+  // Whole rows of a cleared fragment, ending inside a word and on a word boundary.
+  for (const std::uint32_t rows : {7U, 8U}) {
+    Definedness rect(100, true);
+    rect.assign(100, false);
+    rect.set_rect(rows, 8, 8);
+    CHECK(rect.rect_defined(rows, 8, 8));
+    CHECK(rect.first_undefined_in_rect(12, 8, 8) == rows * 8);
+    CHECK_FALSE(rect.test(99));
+    Definedness bits(100, false);
+    for (std::uint32_t i = 0; i < rows * 8; ++i) bits.set(i, true);
+    CHECK(rect == bits);
+  }
 }
