@@ -51,6 +51,7 @@ class MemoryPortModel {
   std::uint64_t earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const;
   /// Whether an access on a port other than `port` starts at `start` in `bank`.
   bool bank_taken(unsigned port, std::uint64_t start, std::uint64_t bank) const;
+  /// Adds `booking` to a port's calendar (kept sorted), forgetting bookings that ended before `now`.
   void insert(std::vector<Booking>& cal, std::uint64_t now, const Booking& booking);
   static void insert_in_order(std::vector<Booking>& cal, const Booking& booking);
   static void forget_before(std::vector<Booking>& cal, std::uint64_t now);
