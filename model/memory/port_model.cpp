@@ -7,7 +7,7 @@
 namespace ptosim::model {
 
 MemoryPortModel::MemoryPortModel(const MemoryParams& params)
-    : m_params(params), m_port_count(params.ports), m_port_width(params.bytes_per_cycle), m_bank_width(params.bank_width_bytes), m_banks(params.banks),
+    : m_params(params), m_port_width(params.bytes_per_cycle), m_bank_width(params.bank_width_bytes), m_banks(params.banks),
       m_calendar(params.ports), m_port_bytes(params.ports, 0), m_port_busy(params.ports, 0) {}
 
 void MemoryPortModel::insert_in_order(std::vector<Booking>& cal, const Booking& booking) {

@@ -57,7 +57,6 @@ class MemoryPortModel {
   static void forget_before(std::vector<Booking>& cal, std::uint64_t now);
 
   MemoryParams m_params;
-  unsigned m_port_count;
   InvariantDivisor m_port_width;  ///< bytes per cycle
   InvariantDivisor m_bank_width;
   InvariantDivisor m_banks;
@@ -84,7 +83,7 @@ inline std::uint64_t MemoryPortModel::earliest_fit(unsigned port, std::uint64_t 
 }
 
 inline bool MemoryPortModel::bank_taken(unsigned port, std::uint64_t start, std::uint64_t bank) const {
-  for (unsigned p = 0; p < m_port_count; ++p) {
+  for (unsigned p = 0; p < m_params.ports; ++p) {
     if (p == port) continue;
     const auto& cal = m_calendar[p];
     if (cal.empty() || cal.back().start < start) continue;  // nothing starts there at or after `start`
@@ -100,7 +99,7 @@ inline MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::u
   const std::uint64_t occ = occupancy(bytes);
   Grant g;
   g.start = earliest_fit(0, arrival, occ);
-  for (unsigned p = 1; p < m_port_count && g.start != arrival; ++p) {  // none starts before arrival
+  for (unsigned p = 1; p < m_params.ports && g.start != arrival; ++p) {  // none starts before arrival
     const std::uint64_t s = earliest_fit(p, arrival, occ);
     if (s < g.start) {
       g.start = s;
@@ -109,7 +108,7 @@ inline MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::u
   }
   // A concurrent access on another port that starts in the same bank wins that bank first.
   const std::uint64_t bank = m_banks.remainder(m_bank_width.quotient(addr));
-  g.bank_conflict = m_port_count > 1 && bank_taken(g.port, g.start, bank);
+  g.bank_conflict = m_params.ports > 1 && bank_taken(g.port, g.start, bank);
   if (g.bank_conflict) g.start = earliest_fit(g.port, g.start + 1, occ);
   insert(m_calendar[g.port], now, Booking{g.start, g.start + occ, bank});
   g.done = g.start + occ + m_params.access_latency_cycles;

@@ -11,9 +11,9 @@
 
 namespace ptosim::model {
 
-/// Preflight of a bundle whose op is an SFU operation. `values` gives payload access for the
-/// value-dependent checks; when null those checks are skipped and listed in plan.skipped_checks.
-/// Preflight of an SFU bundle into `plan` (default-constructed; left partly filled on a fault).
+/// Preflight of a bundle whose op is an SFU operation into `plan` (default-constructed; left partly
+/// filled on a fault). `values` gives payload access for the value-dependent checks; when null
+/// those checks are skipped and listed in plan.skipped_checks.
 Status sfu_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan);
 
 }  // namespace ptosim::model
