@@ -33,17 +33,17 @@ OJson engine_json(const engines::EngineStats& s, const std::uint64_t idle_stall[
   return j;
 }
 
-OJson memory_json(const engines::TileMemory& m) {
-  const auto& ports = m.ports();
+OJson memory_json(const engines::TileMemory& m, unsigned instance) {
+  const auto& ports = m.port_counts(instance);
   OJson j;
-  j["bytes_read"] = m.bytes_read();
-  j["bytes_written"] = m.bytes_written();
-  j["accesses"] = ports.accesses();
-  j["bank_conflicts"] = ports.bank_conflicts();
-  j["wait_cycles"] = ports.wait_cycles();
+  j["bytes_read"] = m.bytes_read(instance);
+  j["bytes_written"] = m.bytes_written(instance);
+  j["accesses"] = ports.accesses;
+  j["bank_conflicts"] = ports.bank_conflicts;
+  j["wait_cycles"] = ports.wait_cycles;
   OJson p = OJson::array();
-  for (std::size_t i = 0; i < ports.port_bytes().size(); ++i)
-    p.push_back(OJson{{"bytes", ports.port_bytes()[i]}, {"busy_cycles", ports.port_busy_cycles()[i]}});
+  for (std::size_t i = 0; i < ports.port_bytes.size(); ++i)
+    p.push_back(OJson{{"bytes", ports.port_bytes[i]}, {"busy_cycles", ports.port_busy_cycles[i]}});
   j["ports"] = p;
   return j;
 }
@@ -79,8 +79,8 @@ OJson run_report(TileTop& top, const model::PlatformParams& params, std::uint64_
   engines["cube"]["mac_utilisation_vs_fp16_peak"] = total_cycles == 0 ? 0.0 : static_cast<double>(macs) / (peak * static_cast<double>(total_cycles));
   r["engines"] = engines;
   OJson memories;
-  for (int pe = 0; pe < model::kPeCount; ++pe) memories["local_memory_pe" + std::to_string(pe)] = memory_json(*top.local_memory[pe]);
-  memories["shared_memory"] = memory_json(top.shared_memory);
+  for (unsigned pe = 0; pe < model::kPeCount; ++pe) memories["local_memory_pe" + std::to_string(pe)] = memory_json(top.local_memory, pe);
+  memories["shared_memory"] = memory_json(top.shared_memory, 0);
   r["memories"] = memories;
   r["interconnect"] = OJson{{"transactions", top.router.transactions()}};
   return r;

@@ -24,26 +24,21 @@ TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& para
       dispatcher("dispatcher", params.dispatch, params.clock, allocation, timing_only),
       sfu("sfu", params.sfu, params.clock, params.sim),
       cube("cube", params.cube, params.clock, params.sim),
-      shared_memory("shared_memory", model::kSharedTileCount, am::kSharedSlotStride, params.shared_memory, params.clock),
+      local_memory("local_memory", model::kPeCount, model::kLocalTileCount, am::kLocalSlotStride, params.local_memory,
+                   params.clock),
+      shared_memory("shared_memory", 1, model::kSharedTileCount, am::kSharedSlotStride, params.shared_memory, params.clock),
       router("router", engines::Clocked(params.clock).to_time(model::Cycles(params.interconnect_hop_cycles))),
       debug_port("debug_port") {
-  for (int pe = 0; pe < model::kPeCount; ++pe)
-    local_memory[pe] = std::make_unique<engines::TileMemory>(("local_memory_pe" + std::to_string(pe)).c_str(),
-                                                             model::kLocalTileCount, am::kLocalSlotStride,
-                                                             params.local_memory, params.clock);
-
   dispatcher.sfu_cmd_initiator_socket.bind(sfu.cmd_target_socket);
   dispatcher.cube_cmd_initiator_socket.bind(cube.cmd_target_socket);
   dispatcher.dbg_initiator_socket.bind(router.target_socket);
   sfu.mem_initiator_socket.bind(router.target_socket);
   cube.mem_initiator_socket.bind(router.target_socket);
   debug_port.initiator_socket.bind(router.target_socket);
-  for (int pe = 0; pe < model::kPeCount; ++pe) {
-    router.initiator_socket.bind(local_memory[pe]->target_socket);
-    router.map(static_cast<unsigned>(pe), am::local_range(pe), local_memory[pe]->name());
-  }
+  router.initiator_socket.bind(local_memory.target_socket);
+  router.map(0, am::locals_range(), local_memory.name());
   router.initiator_socket.bind(shared_memory.target_socket);
-  router.map(model::kPeCount, am::shared_range(), shared_memory.name());
+  router.map(1, am::shared_range(), shared_memory.name());
 }
 
 void TileTop::load_local(unsigned index, const model::TileDescriptor& desc,
@@ -94,9 +89,8 @@ void TileTop::trace_to(traces::VcdRecorder& rec) {
   dispatcher.trace_to(rec, top + ".dispatcher");
   sfu.trace_to(rec, top + ".sfu");
   cube.trace_to(rec, top + ".cube");
-  for (int pe = 0; pe < model::kPeCount; ++pe)
-    local_memory[pe]->trace_to(rec, top + ".local_memory_pe" + std::to_string(pe));
-  shared_memory.trace_to(rec, top + ".shared_memory");
+  for (unsigned pe = 0; pe < model::kPeCount; ++pe) local_memory.trace_to(rec, pe, top + ".local_memory_pe" + std::to_string(pe));
+  shared_memory.trace_to(rec, 0, top + ".shared_memory");
 }
 
 }  // namespace ptosim::platforms

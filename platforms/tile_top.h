@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// TileTop: the default platform netlist — a bundle dispatcher, the SFU and CUBE engines, one Local
-// tile memory per PE and the Shared tile memory, joined by a router. Owns its children and binds
-// them; nothing else.
+// TileTop: the default platform netlist — a bundle dispatcher, the SFU and CUBE engines, the Local
+// tile memories (one target holding one memory per PE) and the Shared tile memory, joined by a
+// router. Owns its children and binds them; nothing else.
 #pragma once
 
 #include <array>
-#include <memory>
 #include <string>
 
 #include <systemc>
@@ -29,7 +28,7 @@ class TileTop : public sc_core::sc_module {
   engines::BundleDispatcher dispatcher;
   engines::SfuEngine sfu;
   engines::CubeEngine cube;
-  std::array<std::unique_ptr<engines::TileMemory>, model::kPeCount> local_memory;
+  engines::TileMemory local_memory;  ///< instance pe is PE pe's Local memory
   engines::TileMemory shared_memory;
   interconnect::Router router;
   interconnect::DebugPort debug_port;

@@ -23,6 +23,8 @@ constexpr std::uint64_t kSharedSize = kSharedSlotStride * model::kSharedTileCoun
 constexpr model::AddressRange local_range(int pe) {
   return model::AddressRange{kLocalBase + static_cast<std::uint64_t>(pe) * kLocalSize, kLocalSize};
 }
+/// The Local memories of all PEs, side by side (one memory target serves them).
+constexpr model::AddressRange locals_range() { return model::AddressRange{kLocalBase, kLocalSize * model::kPeCount}; }
 constexpr model::AddressRange shared_range() { return model::AddressRange{kSharedBase, kSharedSize}; }
 
 /// Address of byte 0 of PE `pe`'s fragment of the tile in physical `slot` (Shared: the payload).

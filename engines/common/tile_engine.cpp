@@ -91,8 +91,8 @@ std::optional<sc_core::sc_time> TileEngine::issue() {
     for (MemoryStreams& m : m_memories) {
       const model::BurstStream* lead = nullptr;
       bool due = false;
-      for (std::size_t i = 0; i < m.count; ++i) {
-        const model::BurstStream& s = *m.streams[i];
+      for (const model::BurstStream* stream : m.groups) {
+        const model::BurstStream& s = *stream;
         if (s.finished()) continue;
         if (!lead) lead = &s;
         due = due || s.pacer.next_issue() <= train.horizon;
@@ -104,13 +104,16 @@ std::optional<sc_core::sc_time> TileEngine::issue() {
       gp.set_data_length(len);
       gp.set_streaming_width(len);
       gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      train.streams = m.streams.data();
-      train.stream_count = m.count;
+      train.streams = m.groups.data();
+      train.stream_count = m.groups.size();
+      train.group_size = m.group_size;
+      train.alike = m.alike;
       train.origin = gp.get_address();
       train.booked_bytes = 0;
       sc_time delay = sc_core::SC_ZERO_TIME;
       mem_initiator_socket->b_transport(gp, delay);
       if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return std::nullopt;
+      m.alike = train.alike;
       if (train.booked_bytes == 0) {
         // A target that ignores the extension would leave the streams where they were, forever.
         SC_REPORT_ERROR(name(), "a memory target answered a burst train without booking it (BurstTrain unsupported)");
@@ -173,9 +176,14 @@ void TileEngine::execute(EngineCommand& cmd) {
     m_streams[i].restart(now, read ? m_stream.read_bytes_per_cycle : m_stream.write_bytes_per_cycle);
   }
   // A PE's reads and writes go to its Local memory, the Shared reads to the Shared memory.
-  m_memories.clear();
-  for (std::size_t k = 0; k < n_pes; ++k) m_memories.push_back(MemoryStreams{{&m_streams[k], &m_streams[n_pes + 1 + k]}, 2});
-  m_memories.push_back(MemoryStreams{{&m_streams[n_pes], nullptr}, 1});
+  MemoryStreams& local = m_memories[0];
+  local.groups.clear();
+  for (std::size_t k = 0; k < n_pes; ++k) {
+    local.groups.push_back(&m_streams[k]);
+    local.groups.push_back(&m_streams[n_pes + 1 + k]);
+  }
+  m_memories[1].groups.assign(1, &m_streams[n_pes]);
+  for (MemoryStreams& m : m_memories) m.alike = true;
   // Each PE reads its fragment of every Local source and writes its result fragments; a Shared
   // source is read once.
   for (const model::SourceOperand& s : plan.sources) {

@@ -70,11 +70,13 @@ class TileEngine : public sc_core::sc_module {
   virtual model::NumericFlags run_core(const model::ExecPlan& plan, const model::PePayloads& io) const = 0;
 
  private:
-  /// The streams of a command that go to one memory (a PE's sources and results, or the Shared
-  /// sources).
+  /// The streams of a command that go to one memory target, in groups of `group_size` per
+  /// instance: each PE's sources and results to the Local memories, the Shared sources to the
+  /// Shared memory. Every PE moves the same operands, so the groups start alike (see BurstTrain).
   struct MemoryStreams {
-    std::array<model::BurstStream*, 2> streams;
-    std::size_t count;
+    std::vector<model::BurstStream*> groups;
+    std::size_t group_size;
+    bool alike;
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -82,10 +84,11 @@ class TileEngine : public sc_core::sc_module {
   /// Runs the model core on PE `pe`'s operands in place.
   model::NumericFlags run_pe(const model::ExecPlan& plan, int pe);
   /// Books the bursts of the command's streams (which run in parallel from its start, each at its
-  /// own rate) with one burst train per memory and lookahead window, never booking beyond the
+  /// own rate) with one burst train per memory target and lookahead window, never booking beyond the
   /// lookahead ahead of simulated time; returns when the last burst completes, or nothing on a
   /// memory error.
   std::optional<sc_core::sc_time> issue();
+
   /// Direct access to `bytes` of tile memory at `address` (DMI, cached per granted region).
   std::uint8_t* direct(std::uint64_t address, std::uint64_t bytes);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
@@ -97,7 +100,7 @@ class TileEngine : public sc_core::sc_module {
   // Per-command scratch, kept to avoid reallocating on every command: streams [0, P) read each
   // PE's sources, P reads the Shared ones, [P + 1, 2P] write the results.
   std::vector<model::BurstStream> m_streams;
-  std::vector<MemoryStreams> m_memories;
+  std::array<MemoryStreams, 2> m_memories{{{{}, 2, true}, {{}, 1, true}}};  ///< the Local, then the Shared memory
   tlm::tlm_generic_payload m_train_payload;
   sc_core::sc_time m_last_done;
   traces::TracedValue m_busy;

@@ -9,10 +9,11 @@
 
 namespace ptosim::engines {
 
-TileMemory::TileMemory(sc_core::sc_module_name name, unsigned slots, std::uint64_t slot_stride,
+TileMemory::TileMemory(sc_core::sc_module_name name, unsigned instances, unsigned slots, std::uint64_t slot_stride,
                        const model::MemoryParams& params, const model::ClockParams& clock)
     : sc_core::sc_module(name), target_socket("target_socket"), m_clock(clock), m_slot_stride(slot_stride),
-      m_storage(slots), m_ports(params) {
+      m_instance_bytes(slots * slot_stride), m_storage(instances * slots),
+      m_instances(instances, Instance(params)) {
   target_socket.register_b_transport(this, &TileMemory::b_transport);
   target_socket.register_transport_dbg(this, &TileMemory::transport_dbg);
   target_socket.register_get_direct_mem_ptr(this, &TileMemory::get_direct_mem_ptr);
@@ -21,9 +22,11 @@ TileMemory::TileMemory(sc_core::sc_module_name name, unsigned slots, std::uint64
   dont_initialize();
 }
 
-void TileMemory::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
+void TileMemory::trace_to(traces::VcdRecorder& rec, unsigned instance, const std::string& scope) {
+  stop_mirroring();
   m_tracing = true;
-  m_active_ports.attach(&rec, rec.declare(scope, "active_ports", traces::VcdRecorder::width_for(m_ports.port_bytes().size())));
+  Instance& in = m_instances.at(instance);
+  in.active_ports.attach(&rec, rec.declare(scope, "active_ports", traces::VcdRecorder::width_for(in.ports.counts().port_bytes.size())));
 }
 
 void TileMemory::sample_ports_at(std::uint64_t cycle) {
@@ -41,7 +44,7 @@ void TileMemory::update_port_trace() {
     std::pop_heap(m_samples.begin(), m_samples.end(), std::greater<>());
     m_samples.pop_back();
   }
-  m_active_ports.set(m_ports.active_at(now), Clocked::now_ps);
+  for (Instance& in : m_instances) in.active_ports.set(in.ports.active_at(now), Clocked::now_ps);
   m_armed = ~std::uint64_t{0};
   if (!m_samples.empty()) {
     m_armed = m_samples.front();
@@ -72,12 +75,13 @@ bool TileMemory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& 
   const auto s = slot_of(gp.get_address(), std::max<std::uint64_t>(1, gp.get_data_length()));
   if (!s) return false;
   const std::uint64_t base = std::uint64_t{*s} * m_slot_stride.divisor();
+  const sc_core::sc_time latency = m_clock.to_time(model::Cycles(m_instances.front().ports.occupancy(1)));
   dmi.set_dmi_ptr(m_storage.data(*s));
   dmi.set_start_address(base);
   dmi.set_end_address(base + m_storage.size(*s) - 1);
   dmi.allow_read_write();
-  dmi.set_read_latency(m_clock.to_time(model::Cycles(m_ports.occupancy(1))));
-  dmi.set_write_latency(m_clock.to_time(model::Cycles(m_ports.occupancy(1))));
+  dmi.set_read_latency(latency);
+  dmi.set_write_latency(latency);
   return true;
 }
 
@@ -99,8 +103,7 @@ bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
 void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   auto* train = gp.get_extension<BurstTrain>();
   if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
-    const bool ok = !train || book_train(*train, train->origin - gp.get_address(), delay);
-    gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    gp.set_response_status(train ? book_train(*train, train->origin - gp.get_address(), delay) : tlm::TLM_OK_RESPONSE);
     return;
   }
   if (train) {  // trains move no data: they ride on TLM_IGNORE_COMMAND only
@@ -121,29 +124,70 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
+  const unsigned instance = instance_of(addr);
+  stop_mirroring();  // one instance's access: the others do not see it
   const sc_core::sc_time stamp = sc_core::sc_time_stamp();
-  delay = m_clock.to_time(model::Cycles(book(m_clock.now_cycles(), m_clock.to_cycles(stamp + delay), addr, len))) - stamp;
-  (gp.is_read() ? m_bytes_read : m_bytes_written) += len;
+  const auto grant = book(instance, m_clock.now_cycles(), m_clock.to_cycles(stamp + delay),
+                          addr - instance * instance_bytes(), len);
+  delay = m_clock.to_time(model::Cycles(grant.done)) - stamp;
+  Instance& in = m_instances[instance];
+  (gp.is_read() ? in.bytes_read : in.bytes_written) += len;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-std::uint64_t TileMemory::book(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr, std::uint64_t len) {
-  const auto grant = m_ports.reserve(now, arrival, addr, len);
+model::MemoryPortModel::Grant TileMemory::book(unsigned instance, std::uint64_t now, std::uint64_t arrival,
+                                               std::uint64_t offset, std::uint64_t len) {
+  model::MemoryPortModel& ports = m_instances[instance].ports;
+  const auto grant = ports.reserve(now, arrival, offset, len);
   if (m_tracing) {
     sample_ports_at(grant.start);
-    sample_ports_at(grant.start + m_ports.occupancy(len));
+    sample_ports_at(grant.start + ports.occupancy(len));
   }
-  return grant.done;
+  return grant;
+}
+
+void TileMemory::stop_mirroring() {
+  if (!m_mirroring) return;
+  for (std::size_t i = 1; i < m_instances.size(); ++i) m_instances[i].ports.copy_bookings(m_instances.front().ports);
+  m_mirroring = false;
+}
+
+bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uint64_t shift, unsigned& instance) const {
+  instance = kNone;
+  for (std::size_t j = 0; j < train.group_size; ++j) {
+    const model::BurstStream& s = *train.streams[g * train.group_size + j];
+    for (std::size_t t = s.next; t < s.transfers.size(); ++t) {
+      const std::uint64_t addr = s.transfers[t].address - shift;
+      if (!in_slot(addr, s.transfers[t].bytes)) return false;
+      if (instance == kNone) instance = instance_of(addr);
+      if (instance_of(addr) != instance) return false;
+    }
+  }
+  return true;
 }
 
 // Every burst of every command passes here: flattening inlines the whole per-burst path (port
 // reservation included), which the compiler's size limits would otherwise leave as calls.
-[[gnu::flatten]] bool TileMemory::book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_time& delay) {
-  // Every transfer still to book must lie in one slot, or nothing is booked.
-  for (std::size_t i = 0; i < train.stream_count; ++i) {
-    const model::BurstStream& s = *train.streams[i];
-    for (std::size_t t = s.next; t < s.transfers.size(); ++t)
-      if (!in_slot(s.transfers[t].address - shift, s.transfers[t].bytes)) return false;
+[[gnu::flatten]] tlm::tlm_response_status TileMemory::book_train(BurstTrain& train, std::uint64_t shift,
+                                                                   sc_core::sc_time& delay) {
+  const std::size_t n = train.group_size;
+  if (n == 0 || train.stream_count % n != 0) return tlm::TLM_GENERIC_ERROR_RESPONSE;
+  const std::size_t groups = train.stream_count / n;
+  // Every transfer still to book must lie in a slot of its group's instance, the groups in rising
+  // instances, or nothing is booked. Alike groups lie where the first does, an instance apart.
+  m_group_instance.resize(groups);
+  if (!group_instance(train, 0, shift, m_group_instance[0])) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  const bool mirror = train.alike && m_mirroring && !m_tracing && groups == instances() && groups > 1 &&
+                      (m_group_instance[0] == 0 || m_group_instance[0] == kNone);
+  if (!mirror) {
+    unsigned last = m_group_instance[0];
+    for (std::size_t g = 1; g < groups; ++g) {
+      unsigned& instance = m_group_instance[g];
+      if (!group_instance(train, g, shift, instance)) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+      if (instance == kNone) continue;
+      if (last != kNone && instance <= last) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+      last = instance;
+    }
   }
   // The pacers speak the initiator's times; the bursts reach this memory `hop` later (the delay the
   // interconnect added to the train, sent with none).
@@ -151,17 +195,42 @@ std::uint64_t TileMemory::book(std::uint64_t now, std::uint64_t arrival, std::ui
   const std::uint64_t hop = delay.value();
   const std::uint64_t now = stamp / period;
   std::uint64_t done = stamp;
-  train.booked_bytes = model::book_streams(
-      train.streams, train.stream_count, train.burst_bytes, train.horizon,
-      [&](const model::BurstStream& s, std::uint64_t addr, std::uint64_t bytes) {
-        const std::uint64_t arrival = m_clock.to_cycles(s.pacer.next_issue() + hop);  // the next clock edge
-        const std::uint64_t completes = book(now, arrival, addr - shift, bytes) * period;
-        (s.write ? m_bytes_written : m_bytes_read) += bytes;
-        done = std::max(done, completes);
-        return completes;
-      });
+  const auto book_group = [&](std::size_t g, unsigned instance) {
+    // The initiator's address of the instance's first byte.
+    const std::uint64_t base = shift + instance * instance_bytes();
+    return model::book_streams(
+        train.streams + g * n, n, train.burst_bytes, train.horizon,
+        [&](const model::BurstStream& s, std::uint64_t addr, std::uint64_t bytes) {
+          const std::uint64_t arrival = m_clock.to_cycles(s.pacer.next_issue() + hop);  // the next clock edge
+          const auto grant = book(instance, now, arrival, addr - base, bytes);
+          (s.write ? m_instances[instance].bytes_written : m_instances[instance].bytes_read) += bytes;
+          if (mirror)
+            for (std::size_t i = 1; i < m_instances.size(); ++i) {
+              m_instances[i].ports.count(grant, arrival, bytes);
+              (s.write ? m_instances[i].bytes_written : m_instances[i].bytes_read) += bytes;
+            }
+          const std::uint64_t completes = grant.done * period;
+          done = std::max(done, completes);
+          return completes;
+        });
+  };
+  if (mirror) {
+    train.booked_bytes = groups * book_group(0, 0);
+    for (std::size_t i = n; i < train.stream_count; ++i) train.streams[i]->follow(*train.streams[i % n]);
+  } else {
+    stop_mirroring();
+    train.booked_bytes = 0;
+    for (std::size_t g = 0; g < groups; ++g)
+      if (m_group_instance[g] != kNone) train.booked_bytes += book_group(g, m_group_instance[g]);
+    train.alike = train.alike && groups == 1;  // booked one by one, the groups' pacing may part
+    // Instances that book alike from here on can mirror again.
+    if (groups == instances() && groups > 1 && !m_tracing &&
+        std::all_of(m_instances.begin() + 1, m_instances.end(),
+                    [&](const Instance& in) { return in.ports.same_bookings_from(now, m_instances.front().ports); }))
+      m_mirroring = true;
+  }
   delay = sc_core::sc_time::from_value(done - stamp);
-  return true;
+  return tlm::TLM_OK_RESPONSE;
 }
 
 unsigned int TileMemory::transport_dbg(tlm::tlm_generic_payload& gp) {

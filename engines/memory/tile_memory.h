@@ -1,9 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// TileMemory: a TLM-2.0 target holding tile payloads (a PE's Local memory or the Shared memory)
-// around model::TileStorage. Slot s occupies [s * slot_stride, (s + 1) * slot_stride). Access
-// timing (ports, banks, latency) comes from model::MemoryPortModel. It grants DMI per slot (and
-// revokes it when a slot's storage grows and moves), serves debug transport, and times
-// TLM_IGNORE_COMMAND transactions that carry a BurstTrain extension as bursts, without moving data.
+// TileMemory: a TLM-2.0 target holding tile payloads around model::TileStorage: one or more alike
+// memories ("instances": the Local memories of the PEs, or the one Shared memory) side by side.
+// Instance i's slot s occupies [(i * slots + s) * slot_stride, ... + slot_stride). Each instance has
+// its own ports, banks and latency (model::MemoryPortModel, given addresses within the instance),
+// counters and traced port activity. The target grants DMI per slot (and revokes it when a slot's
+// storage grows and moves), serves debug transport, and times TLM_IGNORE_COMMAND transactions that
+// carry a BurstTrain extension as bursts, without moving data.
+//
+// Mirroring: the PEs of a command stream alike operands into their Local memories, and say so on
+// the train (see BurstTrain). While every instance has booked what instance 0 has, a train of alike
+// groups, one per instance, is booked by instance 0 alone; the other instances only count it and
+// their groups take the first one's progress, their calendars caught up when they part. It is
+// exact: the groups are alike by the initiator's word, the instances by the memory's bookkeeping,
+// and instances that parted mirror again only once their bookings that can still delay an access
+// are equal. Traced memories never mirror (each instance's port activity is sampled from its
+// calendar).
 #pragma once
 
 #include <cstdint>
@@ -30,17 +41,29 @@ class TileMemory : public sc_core::sc_module {
   SC_HAS_PROCESS(TileMemory);
   tlm_utils::simple_target_socket<TileMemory> target_socket;
 
-  TileMemory(sc_core::sc_module_name name, unsigned slots, std::uint64_t slot_stride,
+  TileMemory(sc_core::sc_module_name name, unsigned instances, unsigned slots, std::uint64_t slot_stride,
              const model::MemoryParams& params, const model::ClockParams& clock);
 
-  std::uint64_t size_bytes() const { return std::uint64_t{m_storage.slot_count()} * m_slot_stride.divisor(); }
-  std::uint64_t bytes_read() const { return m_bytes_read; }
-  std::uint64_t bytes_written() const { return m_bytes_written; }
-  const model::MemoryPortModel& ports() const { return m_ports; }
-  /// Declares the traced "active_ports" signal (accesses holding a port) under `scope`.
-  void trace_to(traces::VcdRecorder& rec, const std::string& scope);
+  unsigned instances() const { return static_cast<unsigned>(m_instances.size()); }
+  std::uint64_t instance_bytes() const { return m_instance_bytes.divisor(); }
+  std::uint64_t size_bytes() const { return instances() * instance_bytes(); }
+  std::uint64_t bytes_read(unsigned instance) const { return m_instances[instance].bytes_read; }
+  std::uint64_t bytes_written(unsigned instance) const { return m_instances[instance].bytes_written; }
+  const model::MemoryPortModel::Counts& port_counts(unsigned instance) const { return m_instances[instance].ports.counts(); }
+  /// Whether instances 1.. mirror instance 0 now (see the header).
+  bool mirroring() const { return m_mirroring; }
+  /// Declares an instance's traced "active_ports" signal (accesses holding a port) under `scope`.
+  void trace_to(traces::VcdRecorder& rec, unsigned instance, const std::string& scope);
 
  private:
+  struct Instance {
+    explicit Instance(const model::MemoryParams& params) : ports(params) {}
+    model::MemoryPortModel ports;
+    std::uint64_t bytes_read = 0;
+    std::uint64_t bytes_written = 0;
+    traces::TracedValue active_ports;
+  };
+
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
@@ -48,35 +71,45 @@ class TileMemory : public sc_core::sc_module {
   bool in_slot(std::uint64_t addr, std::uint64_t len) const {
     return m_slot_stride.quotient(addr) < m_storage.slot_count() && m_slot_stride.remainder(addr) + len <= m_slot_stride.divisor();
   }
+  unsigned instance_of(std::uint64_t addr) const { return static_cast<unsigned>(m_instance_bytes.quotient(addr)); }
   /// The slot holding [addr, addr + len), or nullopt; the slot's bytes are made to cover that range.
   std::optional<unsigned> slot_of(std::uint64_t addr, std::uint64_t len);
-  /// Books an access arriving at cycle `arrival` on the ports (it is cycle `now`); returns the
-  /// cycle it completes.
-  std::uint64_t book(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr, std::uint64_t len);
+  /// Books an access to `instance` at `offset` within it, arriving at cycle `arrival` (it is cycle
+  /// `now`); returns the grant.
+  model::MemoryPortModel::Grant book(unsigned instance, std::uint64_t now, std::uint64_t arrival, std::uint64_t offset,
+                                     std::uint64_t len);
   /// Books `train`'s bursts, its addresses `shift` above this memory's; `delay` becomes the last
-  /// completion. False (nothing booked) if a transfer lies outside a slot.
-  bool book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_time& delay);
+  /// completion. Nothing is booked if the train's streams do not split into groups of its group
+  /// size (a generic error) or a group's transfers do not lie in slots of one instance, later than
+  /// the previous group's (an address error).
+  tlm::tlm_response_status book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_time& delay);
+  /// Lets every instance book for itself again (catching up the calendars of those that mirrored).
+  void stop_mirroring();
   /// Copies between the payload and storage; returns false on an out-of-slot access.
   bool move_data(tlm::tlm_generic_payload& gp);
   void update_port_trace();
 
   Clocked m_clock;
   model::InvariantDivisor m_slot_stride;
-  model::TileStorage m_storage;
-  model::MemoryPortModel m_ports;
-  std::uint64_t m_bytes_read = 0;
-  std::uint64_t m_bytes_written = 0;
+  model::InvariantDivisor m_instance_bytes;
+  model::TileStorage m_storage;  ///< the slots of all instances, instance by instance
+  std::vector<Instance> m_instances;
+  bool m_mirroring = true;                  ///< instances 1.. book what instance 0 books (see the header)
+  std::vector<unsigned> m_group_instance;   ///< per-train scratch: the instance of each group
+  /// The instance of group `g` of `train` (all of its transfers still to book), kNone if it has
+  /// nothing left to book; false if a transfer lies outside a slot or the instance.
+  static constexpr unsigned kNone = ~0u;
+  bool group_instance(const BurstTrain& train, std::size_t g, std::uint64_t shift, unsigned& instance) const;
   /// Schedules a port-activity sample at `cycle` (at or after now).
   void sample_ports_at(std::uint64_t cycle);
 
   // Port activity is traced at booking starts and ends, which lie ahead of the caller's time: a
   // min-heap of pending sample cycles (one event armed for the earliest) collapses the many
-  // bookings that start or end on the same cycle into one sample.
+  // bookings that start or end on the same cycle into one sample of every instance.
   bool m_tracing = false;
   std::vector<std::uint64_t> m_samples;
   std::uint64_t m_armed = ~std::uint64_t{0};
   sc_core::sc_event m_port_change;
-  traces::TracedValue m_active_ports;
 };
 
 }  // namespace ptosim::engines

@@ -22,6 +22,11 @@ class BurstPacer {
   /// (Re)starts the stream at `start`, moving `bytes_per_cycle`, with nothing in flight.
   void start(std::uint64_t start, std::uint64_t bytes_per_cycle);
 
+  /// Whether `o` is in the same state (then it paces the same bursts alike).
+  bool operator==(const BurstPacer& o) const {
+    return m_at == o.m_at && m_period == o.m_period && m_twice_rate.divisor() == o.m_twice_rate.divisor() &&
+           m_oldest == o.m_oldest && m_in_flight == o.m_in_flight;
+  }
   /// When the next burst leaves.
   std::uint64_t next_issue() const { return m_at; }
   /// The next burst, of `bytes`, left at next_issue() and completes at `done`. Inline: called for

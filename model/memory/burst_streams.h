@@ -28,6 +28,13 @@ struct BurstStream {
   BurstPacer pacer;
 
   bool finished() const { return next == transfers.size(); }
+  /// Takes `lead`'s progress: this stream's copies were booked as `lead` (see the memories' burst
+  /// trains), so it stands where `lead` does.
+  void follow(const BurstStream& lead) {
+    next = lead.next;
+    offset = lead.offset;
+    pacer = lead.pacer;
+  }
   /// Back to the first transfer, (re)starting the pacer at `start` with `bytes_per_cycle`.
   void restart(std::uint64_t start, std::uint64_t bytes_per_cycle) {
     next = 0;

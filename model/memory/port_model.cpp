@@ -8,7 +8,10 @@ namespace ptosim::model {
 
 MemoryPortModel::MemoryPortModel(const MemoryParams& params)
     : m_params(params), m_port_width(params.bytes_per_cycle), m_bank_width(params.bank_width_bytes), m_banks(params.banks),
-      m_calendar(params.ports), m_port_bytes(params.ports, 0), m_port_busy(params.ports, 0) {}
+      m_calendar(params.ports) {
+  m_counts.port_bytes.assign(params.ports, 0);
+  m_counts.port_busy_cycles.assign(params.ports, 0);
+}
 
 void MemoryPortModel::insert_in_order(std::vector<Booking>& cal, const Booking& booking) {
   cal.insert(std::upper_bound(cal.begin(), cal.end(), booking.start, [](std::uint64_t s, const Booking& b) { return s < b.start; }),
@@ -17,6 +20,20 @@ void MemoryPortModel::insert_in_order(std::vector<Booking>& cal, const Booking& 
 
 void MemoryPortModel::forget_before(std::vector<Booking>& cal, std::uint64_t now) {
   cal.erase(cal.begin(), std::partition_point(cal.begin(), cal.end(), [now](const Booking& b) { return b.end <= now; }));
+}
+
+bool MemoryPortModel::same_bookings_from(std::uint64_t now, const MemoryPortModel& other) const {
+  // Nothing arrives before now, so a booking that ended by then can neither delay an access nor
+  // share its start (ends are sorted like starts: a port's bookings never overlap).
+  const auto live = [now](const std::vector<Booking>& cal) {
+    return std::partition_point(cal.begin(), cal.end(), [now](const Booking& b) { return b.end <= now; });
+  };
+  for (std::size_t p = 0; p < m_calendar.size(); ++p) {
+    const auto& a = m_calendar[p];
+    const auto& b = other.m_calendar[p];
+    if (!std::equal(live(a), a.end(), live(b), b.end())) return false;
+  }
+  return true;
 }
 
 unsigned MemoryPortModel::active_at(std::uint64_t t) const {

@@ -32,12 +32,26 @@ class MemoryPortModel {
   /// burst through it.
   Grant reserve(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr, std::uint64_t bytes);
 
+  /// What the accesses booked so far add up to.
+  struct Counts {
+    std::uint64_t accesses = 0;
+    std::uint64_t bank_conflicts = 0;
+    std::uint64_t wait_cycles = 0;  ///< cycles accesses waited for a port or bank
+    std::vector<std::uint64_t> port_bytes;
+    std::vector<std::uint64_t> port_busy_cycles;
+  };
+
+  /// Counts an access of `bytes` arriving at `arrival` and granted `g`, as reserve does (a memory
+  /// mirroring another's bookings counts them without booking).
+  void count(const Grant& g, std::uint64_t arrival, std::uint64_t bytes);
+  /// Takes `other`'s bookings; the counts stay.
+  void copy_bookings(const MemoryPortModel& other) { m_calendar = other.m_calendar; }
+  /// Whether this model and `other` have the same bookings that can still delay an access
+  /// arriving at cycle `now` or later (those that end after it): then they grant alike from now on.
+  bool same_bookings_from(std::uint64_t now, const MemoryPortModel& other) const;
+
   std::uint64_t occupancy(std::uint64_t bytes) const { return std::max<std::uint64_t>(1, m_port_width.quotient_up(bytes)); }
-  std::uint64_t accesses() const { return m_accesses; }
-  std::uint64_t bank_conflicts() const { return m_bank_conflicts; }
-  std::uint64_t wait_cycles() const { return m_wait_cycles; }  ///< cycles accesses waited for a port or bank
-  const std::vector<std::uint64_t>& port_bytes() const { return m_port_bytes; }
-  const std::vector<std::uint64_t>& port_busy_cycles() const { return m_port_busy; }
+  const Counts& counts() const { return m_counts; }
   /// Accesses holding a port at cycle `t` (for tracing port activity).
   unsigned active_at(std::uint64_t t) const;
 
@@ -46,6 +60,7 @@ class MemoryPortModel {
     std::uint64_t start;
     std::uint64_t end;  ///< exclusive
     std::uint64_t bank;
+    bool operator==(const Booking& o) const { return start == o.start && end == o.end && bank == o.bank; }
   };
   /// Earliest start >= t at which [start, start + occ) is free on `port`.
   std::uint64_t earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const;
@@ -61,11 +76,7 @@ class MemoryPortModel {
   InvariantDivisor m_bank_width;
   InvariantDivisor m_banks;
   std::vector<std::vector<Booking>> m_calendar;  ///< per port, sorted by start
-  std::vector<std::uint64_t> m_port_bytes;
-  std::vector<std::uint64_t> m_port_busy;
-  std::uint64_t m_accesses = 0;
-  std::uint64_t m_bank_conflicts = 0;
-  std::uint64_t m_wait_cycles = 0;
+  Counts m_counts;
 };
 
 inline std::uint64_t MemoryPortModel::earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const {
@@ -112,13 +123,16 @@ inline MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::u
   if (g.bank_conflict) g.start = earliest_fit(g.port, g.start + 1, occ);
   insert(m_calendar[g.port], now, Booking{g.start, g.start + occ, bank});
   g.done = g.start + occ + m_params.access_latency_cycles;
-
-  ++m_accesses;
-  m_bank_conflicts += g.bank_conflict ? 1 : 0;
-  m_wait_cycles += g.start - arrival;
-  m_port_bytes[g.port] += bytes;
-  m_port_busy[g.port] += occ;
+  count(g, arrival, bytes);
   return g;
+}
+
+inline void MemoryPortModel::count(const Grant& g, std::uint64_t arrival, std::uint64_t bytes) {
+  ++m_counts.accesses;
+  m_counts.bank_conflicts += g.bank_conflict ? 1 : 0;
+  m_counts.wait_cycles += g.start - arrival;
+  m_counts.port_bytes[g.port] += bytes;
+  m_counts.port_busy_cycles[g.port] += occupancy(bytes);
 }
 
 inline void MemoryPortModel::insert(std::vector<Booking>& cal, std::uint64_t now, const Booking& booking) {

@@ -68,7 +68,7 @@ const model::MemoryParams kOnePort{16, 64, 1, 64, 2};
 }  // namespace
 
 TEST_CASE("TileMemory: data round trip with debug transport and address errors", "[engines]") {
-  engines::TileMemory mem("mem", 4, 1024, kOnePort, kClock);
+  engines::TileMemory mem("mem", 1, 4, 1024, kOnePort, kClock);
   Probe probe("probe");
   probe.socket.bind(mem.target_socket);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -88,7 +88,7 @@ TEST_CASE("TileMemory: data round trip with debug transport and address errors",
   gp.set_data_ptr(in);
   CHECK(probe.socket->transport_dbg(gp) == 4);
   CHECK(in[3] == 4);
-  CHECK(mem.bytes_written() == 4);
+  CHECK(mem.bytes_written(0) == 4);
 
   gp.set_address(1024 - 2);  // straddles two slots
   delay = sc_core::SC_ZERO_TIME;
@@ -117,6 +117,7 @@ TEST_CASE("TileMemory: data round trip with debug transport and address errors",
   engines::BurstTrain no_data;
   no_data.streams = streams;
   no_data.stream_count = 1;
+  no_data.group_size = 1;
   no_data.origin = 1024 + 8;
   no_data.burst_bytes = 4;
   std::uint8_t other[4] = {9, 9, 9, 9};
@@ -133,7 +134,7 @@ TEST_CASE("TileMemory: data round trip with debug transport and address errors",
   CHECK(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
   CHECK(no_data.booked_bytes == 4);
   CHECK(write.finished());
-  CHECK(mem.bytes_written() == 8);
+  CHECK(mem.bytes_written(0) == 8);
   // A train with a transfer outside every slot books nothing.
   write.transfers = {{1024 - 2, 4}};
   write.restart(0, 4);
@@ -142,7 +143,15 @@ TEST_CASE("TileMemory: data round trip with debug transport and address errors",
   gp.clear_extension(&no_data);
   CHECK(gp.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE);
   CHECK(no_data.booked_bytes == 0);
-  CHECK(mem.ports().accesses() == 2);
+  // Nor does a train whose streams do not split into groups of its group size.
+  write.transfers = {{1024 + 8, 4}};
+  no_data.group_size = 0;
+  gp.set_extension(&no_data);
+  probe.socket->b_transport(gp, delay);
+  gp.clear_extension(&no_data);
+  CHECK(gp.get_response_status() == tlm::TLM_GENERIC_ERROR_RESPONSE);
+  CHECK(no_data.booked_bytes == 0);
+  CHECK(mem.port_counts(0).accesses == 2);
   gp.set_command(tlm::TLM_READ_COMMAND);
   gp.set_address(1024 + 8);
   gp.set_data_ptr(in);
@@ -151,13 +160,13 @@ TEST_CASE("TileMemory: data round trip with debug transport and address errors",
 }
 
 TEST_CASE("TileMemory: a single stream runs at the port bandwidth", "[engines]") {
-  engines::TileMemory mem("mem", 4, 65536, kOnePort, kClock);
+  engines::TileMemory mem("mem", 1, 4, 65536, kOnePort, kClock);
   Streamer a("a", 0, 32, 256);
   a.socket.bind(mem.target_socket);
   sc_core::sc_start();
   // 32 bursts x (4 cycles on the port + 2 latency), each waited for.
   CHECK(a.finished == sc_core::sc_time(32 * 6 * 1000, sc_core::SC_PS));
-  CHECK(mem.ports().wait_cycles() == 0);
+  CHECK(mem.port_counts(0).wait_cycles == 0);
 }
 
 namespace {
@@ -183,7 +192,7 @@ sc_core::sc_time send_train(Probe& probe, engines::BurstTrain& train, std::uint6
 }  // namespace
 
 TEST_CASE("TileMemory: a burst train books the bursts its pacer issues, up to the horizon", "[engines]") {
-  engines::TileMemory mem("mem", 4, 65536, kOnePort, kClock);
+  engines::TileMemory mem("mem", 1, 4, 65536, kOnePort, kClock);
   Probe probe("probe");
   probe.socket.bind(mem.target_socket);
   // Bursts of 256 bytes (4 cycles on the port, then 2 of latency) leaving every 8 cycles.
@@ -194,6 +203,7 @@ TEST_CASE("TileMemory: a burst train books the bursts its pacer issues, up to th
   engines::BurstTrain train;
   train.streams = streams;
   train.stream_count = 1;
+  train.group_size = 1;
   train.burst_bytes = 256;
   train.horizon = 10 * 1000;
   // The bursts leaving at cycles 0 and 8 are within the horizon, the one at 16 is not.
@@ -206,14 +216,14 @@ TEST_CASE("TileMemory: a burst train books the bursts its pacer issues, up to th
   CHECK(send_train(probe, train, 512) == sc_core::sc_time(30 * 1000, sc_core::SC_PS));
   CHECK(train.booked_bytes == 512);
   CHECK(read.finished());
-  CHECK(mem.ports().accesses() == 4);
-  CHECK(mem.ports().wait_cycles() == 0);
-  CHECK(mem.bytes_read() == 1024);
+  CHECK(mem.port_counts(0).accesses == 4);
+  CHECK(mem.port_counts(0).wait_cycles == 0);
+  CHECK(mem.bytes_read(0) == 1024);
 }
 
 TEST_CASE("TileMemory: a train's streams book in issue order, a transfer at a time, behind the router's latency",
           "[engines]") {
-  engines::TileMemory mem("mem", 4, 65536, kOnePort, kClock);
+  engines::TileMemory mem("mem", 1, 4, 65536, kOnePort, kClock);
   interconnect::Router router("router", sc_core::sc_time(3000, sc_core::SC_PS));
   Probe probe("probe");
   probe.socket.bind(router.target_socket);
@@ -234,6 +244,7 @@ TEST_CASE("TileMemory: a train's streams book in issue order, a transfer at a ti
   engines::BurstTrain train;
   train.streams = streams;
   train.stream_count = 2;
+  train.group_size = 2;
   train.burst_bytes = 256;
   train.horizon = ~std::uint64_t{0};
   // Arrivals 3 cycles after leaving: reads at 3 and 11 take the port for [3, 7) and [11, 15); the
@@ -243,14 +254,14 @@ TEST_CASE("TileMemory: a train's streams book in issue order, a transfer at a ti
   CHECK(train.booked_bytes == 1280);
   CHECK(read.finished());
   CHECK(write.finished());
-  CHECK(mem.ports().accesses() == 5);
-  CHECK(mem.ports().wait_cycles() == 4);
-  CHECK(mem.bytes_read() == 1024);
-  CHECK(mem.bytes_written() == 256);
+  CHECK(mem.port_counts(0).accesses == 5);
+  CHECK(mem.port_counts(0).wait_cycles == 4);
+  CHECK(mem.bytes_read(0) == 1024);
+  CHECK(mem.bytes_written(0) == 256);
 }
 
 TEST_CASE("TileMemory: two streams through the router into one port contend and both slow down", "[engines]") {
-  engines::TileMemory mem("mem", 4, 65536, kOnePort, kClock);
+  engines::TileMemory mem("mem", 1, 4, 65536, kOnePort, kClock);
   interconnect::Router router("router", sc_core::SC_ZERO_TIME);
   Streamer a("a", 0, 32, 256), b("b", 65536, 32, 256);
   a.socket.bind(router.target_socket);
@@ -261,12 +272,12 @@ TEST_CASE("TileMemory: two streams through the router into one port contend and 
   const sc_core::sc_time alone(32 * 6 * 1000, sc_core::SC_PS);
   CHECK(a.finished > alone);
   CHECK(b.finished > alone);
-  CHECK(mem.ports().wait_cycles() > 0);
-  CHECK(mem.bytes_read() == 2 * 32 * 256);
+  CHECK(mem.port_counts(0).wait_cycles > 0);
+  CHECK(mem.bytes_read(0) == 2 * 32 * 256);
 }
 
 TEST_CASE("Router: decodes half-open ranges and rejects unmapped and overlapping ones", "[engines]") {
-  engines::TileMemory low("low", 1, 256, kOnePort, kClock), high("high", 1, 256, kOnePort, kClock);
+  engines::TileMemory low("low", 1, 1, 256, kOnePort, kClock), high("high", 1, 1, 256, kOnePort, kClock);
   interconnect::Router router("router", sc_core::sc_time(5, sc_core::SC_NS));
   Probe probe("probe");
   probe.socket.bind(router.target_socket);
@@ -288,8 +299,8 @@ TEST_CASE("Router: decodes half-open ranges and rejects unmapped and overlapping
   probe.socket->b_transport(gp, delay);
   CHECK(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
   CHECK(gp.get_address() == 0x1100);  // restored for the initiator
-  CHECK(high.bytes_written() == 1);
-  CHECK(low.bytes_written() == 0);
+  CHECK(high.bytes_written(0) == 1);
+  CHECK(low.bytes_written(0) == 0);
   CHECK(delay >= sc_core::sc_time(5, sc_core::SC_NS));
   gp.set_address(0x10FF);
   gp.set_data_length(2);  // straddles the two targets
@@ -302,7 +313,7 @@ TEST_CASE("Router: decodes half-open ranges and rejects unmapped and overlapping
 }
 
 TEST_CASE("Router: forwards DMI requests and translates the granted range", "[engines]") {
-  engines::TileMemory low("low", 2, 256, kOnePort, kClock), high("high", 2, 256, kOnePort, kClock);
+  engines::TileMemory low("low", 1, 2, 256, kOnePort, kClock), high("high", 1, 2, 256, kOnePort, kClock);
   interconnect::Router router("router", sc_core::SC_ZERO_TIME);
   Probe probe("probe");
   probe.socket.bind(router.target_socket);
@@ -353,7 +364,7 @@ TEST_CASE("Router: a target's DMI invalidation reaches initiators in their addre
 
 TEST_CASE("TileMemory: a slot's storage grows on demand, keeps its bytes and revokes DMI when it moves",
           "[engines]") {
-  engines::TileMemory mem("mem", 2, 4096, kOnePort, kClock);
+  engines::TileMemory mem("mem", 1, 2, 4096, kOnePort, kClock);
   Probe probe("probe");
   probe.socket.bind(mem.target_socket);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -377,4 +388,121 @@ TEST_CASE("TileMemory: a slot's storage grows on demand, keeps its bytes and rev
 
   gp.set_data_length(4097);  // beyond the slot: refused
   CHECK_FALSE(probe.socket->get_direct_mem_ptr(gp, large));
+}
+
+namespace {
+
+// One PE's operand streams: two sources read at 32 bytes per cycle, a result written at 64.
+struct PeStreams {
+  model::BurstStream read{model::BurstPacer(1000, 2)};
+  model::BurstStream write{model::BurstPacer(1000, 2)};
+  void start(std::uint64_t base, std::uint64_t now) {
+    read.transfers = {{base, 512}, {base + 65536, 256}};
+    read.restart(now, 32);
+    write.write = true;
+    write.transfers = {{base + 2 * 65536, 384}};
+    write.restart(now, 64);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("TileMemory: instances that mirror book exactly what separate memories book", "[engines]") {
+  const model::MemoryParams kTwoPorts{4, 64, 2, 64, 2};
+  constexpr unsigned kPes = 4;
+  engines::TileMemory quad("quad", kPes, 4, 65536, kTwoPorts, kClock);
+  Probe quad_probe("quad_probe");
+  quad_probe.socket.bind(quad.target_socket);
+  std::vector<std::unique_ptr<engines::TileMemory>> alone;
+  std::vector<std::unique_ptr<Probe>> alone_probes;
+  for (unsigned pe = 0; pe < kPes; ++pe) {
+    alone.push_back(std::make_unique<engines::TileMemory>(("alone" + std::to_string(pe)).c_str(), 1, 4, 65536, kTwoPorts, kClock));
+    alone_probes.push_back(std::make_unique<Probe>(("alone_probe" + std::to_string(pe)).c_str()));
+    alone_probes.back()->socket.bind(alone.back()->target_socket);
+  }
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+
+  // Starts every PE's streams now and books them, in two windows, into the four instances with one
+  // train of alike groups and into the four memories alone; both must come out the same.
+  std::array<PeStreams, kPes> grouped, single;
+  const auto round = [&](bool expect_mirrored) {
+    const std::uint64_t now = sc_core::sc_time_stamp().value();
+    std::vector<model::BurstStream*> groups;
+    for (unsigned pe = 0; pe < kPes; ++pe) {
+      grouped[pe].start(pe * quad.instance_bytes(), now);
+      single[pe].start(0, now);
+      groups.push_back(&grouped[pe].read);
+      groups.push_back(&grouped[pe].write);
+    }
+    engines::BurstTrain train;
+    train.streams = groups.data();
+    train.stream_count = groups.size();
+    train.group_size = 2;
+    train.burst_bytes = 128;
+    train.alike = true;
+    CHECK(quad.mirroring() == expect_mirrored);
+    for (const std::uint64_t horizon : {now + 10 * 1000, ~std::uint64_t{0}}) {
+      train.horizon = horizon;
+      const sc_core::sc_time together = send_train(quad_probe, train, 0);
+      CHECK(train.alike == expect_mirrored);
+      sc_core::sc_time latest = sc_core::SC_ZERO_TIME;
+      std::uint64_t booked = 0;
+      for (unsigned pe = 0; pe < kPes; ++pe) {
+        model::BurstStream* const streams[] = {&single[pe].read, &single[pe].write};
+        engines::BurstTrain own;
+        own.streams = streams;
+        own.stream_count = 2;
+        own.group_size = 2;
+        own.burst_bytes = 128;
+        own.horizon = horizon;
+        latest = std::max(latest, send_train(*alone_probes[pe], own, 0));
+        booked += own.booked_bytes;
+      }
+      CHECK(together == latest);
+      CHECK(train.booked_bytes == booked);
+    }
+    for (unsigned pe = 0; pe < kPes; ++pe) {
+      CAPTURE(pe);
+      CHECK(grouped[pe].read.finished());
+      CHECK(grouped[pe].write.finished());
+      CHECK(grouped[pe].read.pacer == single[pe].read.pacer);
+      CHECK(grouped[pe].write.pacer == single[pe].write.pacer);
+      const auto& a = quad.port_counts(pe);
+      const auto& b = alone[pe]->port_counts(0);
+      CHECK(a.accesses == b.accesses);
+      CHECK(a.bank_conflicts == b.bank_conflicts);
+      CHECK(a.wait_cycles == b.wait_cycles);
+      CHECK(a.port_bytes == b.port_bytes);
+      CHECK(a.port_busy_cycles == b.port_busy_cycles);
+      CHECK(quad.bytes_read(pe) == alone[pe]->bytes_read(0));
+      CHECK(quad.bytes_written(pe) == alone[pe]->bytes_written(0));
+    }
+  };
+  const auto write_pe2 = [&](Probe& probe, std::uint64_t address) {
+    std::uint8_t bytes[256] = {};
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(address);
+    gp.set_data_ptr(bytes);
+    gp.set_data_length(256);
+    gp.set_streaming_width(256);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    probe.socket->b_transport(gp, delay);
+    REQUIRE(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
+  };
+
+  round(true);  // all alike from the start: instance 0 books for all
+  CHECK(quad.port_counts(1).accesses > 0);
+  // PE 2 alone writes while the first round's bursts still hold the ports: the instances part.
+  write_pe2(quad_probe, 2 * quad.instance_bytes() + 3 * 65536);
+  write_pe2(*alone_probes[2], 3 * 65536);
+  CHECK_FALSE(quad.mirroring());
+  sc_core::sc_start(sc_core::sc_time(5 * 1000, sc_core::SC_PS));
+  round(false);
+  CHECK_FALSE(quad.mirroring());  // PE 2's calendar still differs from the others'
+  // Once every booking has ended, the instances are alike again and mirror from the next train.
+  sc_core::sc_start(sc_core::sc_time(1000 * 1000, sc_core::SC_PS));
+  round(false);
+  CHECK(quad.mirroring());
+  round(true);
 }

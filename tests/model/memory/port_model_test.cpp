@@ -22,11 +22,11 @@ TEST_CASE("One port serialises overlapping accesses, a second port runs them sid
   MemoryPortModel one(MemoryParams{16, 64, 1, 256, 0});
   CHECK(one.reserve(0, 0, 0, 1024).done == 4);
   CHECK(one.reserve(0, 0, 4096, 1024).done == 8);  // waited 4 cycles for the port
-  CHECK(one.wait_cycles() == 4);
+  CHECK(one.counts().wait_cycles == 4);
   MemoryPortModel two(MemoryParams{16, 64, 2, 256, 0});
   CHECK(two.reserve(0, 0, 0, 1024).done == 4);
   CHECK(two.reserve(0, 0, 4096 + 64, 1024).done == 4);
-  CHECK(two.wait_cycles() == 0);
+  CHECK(two.counts().wait_cycles == 0);
 }
 
 TEST_CASE("A later booking can use an earlier gap in the calendar", "[memory]") {
@@ -47,6 +47,42 @@ TEST_CASE("Two accesses starting together in one bank conflict, the later loses 
   CHECK(b.start == 1);
   const auto c = m.reserve(0, 5, 64, 256);  // bank 1: no conflict
   CHECK_FALSE(c.bank_conflict);
-  CHECK(m.bank_conflicts() == 1);
-  CHECK(m.port_bytes()[0] + m.port_bytes()[1] == 768);
+  CHECK(m.counts().bank_conflicts == 1);
+  CHECK(m.counts().port_bytes[0] + m.counts().port_bytes[1] == 768);
+}
+
+TEST_CASE("A model that copies another's bookings and counts its grants stays its twin", "[memory]") {
+  const MemoryParams params{16, 64, 2, 256, 3};
+  MemoryPortModel leader(params), twin(params), booked(params);
+  // The twin counts the leader's grants without booking; `booked` books the same accesses itself.
+  const std::uint64_t accesses[][3] = {{0, 0, 1024}, {0, 0, 1024}, {0, 2, 64}, {1, 1, 4096}};
+  for (const auto& a : accesses) {
+    const auto g = leader.reserve(a[0], a[1], a[2], 256);
+    twin.count(g, a[1], 256);
+    const auto h = booked.reserve(a[0], a[1], a[2], 256);
+    CHECK(h.start == g.start);
+    CHECK(h.port == g.port);
+  }
+  CHECK(twin.counts().accesses == booked.counts().accesses);
+  CHECK(twin.counts().bank_conflicts == booked.counts().bank_conflicts);
+  CHECK(twin.counts().wait_cycles == booked.counts().wait_cycles);
+  CHECK(twin.counts().port_bytes == booked.counts().port_bytes);
+  CHECK(twin.counts().port_busy_cycles == booked.counts().port_busy_cycles);
+  CHECK_FALSE(twin.same_bookings_from(0, leader));
+  twin.copy_bookings(leader);
+  CHECK(twin.same_bookings_from(0, leader));
+  CHECK(twin.reserve(1, 1, 0, 256).start == leader.reserve(1, 1, 0, 256).start);
+}
+
+TEST_CASE("Bookings that ended before now do not tell two models apart, later ones do", "[memory]") {
+  const MemoryParams params{16, 64, 1, 256, 0};
+  MemoryPortModel a(params), b(params);
+  a.reserve(0, 0, 0, 1024);    // [0, 4)
+  a.reserve(0, 10, 0, 256);    // [10, 11)
+  b.reserve(0, 10, 0, 256);
+  CHECK_FALSE(a.same_bookings_from(3, b));  // [0, 4) can still delay an access arriving at 3
+  CHECK(a.same_bookings_from(4, b));
+  CHECK(a.reserve(4, 9, 0, 512).start == b.reserve(4, 9, 0, 512).start);  // both wait for [10, 11)
+  b.reserve(4, 20, 0, 256);
+  CHECK_FALSE(a.same_bookings_from(4, b));
 }
