@@ -91,7 +91,7 @@ std::optional<sc_core::sc_time> TileEngine::issue() {
     for (MemoryStreams& m : m_memories) {
       const model::BurstStream* lead = nullptr;
       bool due = false;
-      for (const model::BurstStream* stream : m.groups) {
+      for (const model::BurstStream* stream : m.streams) {
         const model::BurstStream& s = *stream;
         if (s.finished()) continue;
         if (!lead) lead = &s;
@@ -104,8 +104,8 @@ std::optional<sc_core::sc_time> TileEngine::issue() {
       gp.set_data_length(len);
       gp.set_streaming_width(len);
       gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      train.streams = m.groups.data();
-      train.stream_count = m.groups.size();
+      train.streams = m.streams.data();
+      train.stream_count = m.streams.size();
       train.group_size = m.group_size;
       train.alike = m.alike;
       train.origin = gp.get_address();
@@ -177,12 +177,12 @@ void TileEngine::execute(EngineCommand& cmd) {
   }
   // A PE's reads and writes go to its Local memory, the Shared reads to the Shared memory.
   MemoryStreams& local = m_memories[0];
-  local.groups.clear();
+  local.streams.clear();
   for (std::size_t k = 0; k < n_pes; ++k) {
-    local.groups.push_back(&m_streams[k]);
-    local.groups.push_back(&m_streams[n_pes + 1 + k]);
+    local.streams.push_back(&m_streams[k]);
+    local.streams.push_back(&m_streams[n_pes + 1 + k]);
   }
-  m_memories[1].groups.assign(1, &m_streams[n_pes]);
+  m_memories[1].streams.assign(1, &m_streams[n_pes]);
   for (MemoryStreams& m : m_memories) m.alike = true;
   // Each PE reads its fragment of every Local source and writes its result fragments; a Shared
   // source is read once.

@@ -3,8 +3,9 @@
 // (blocking: the call returns when the engine is done). The engine reaches each participating PE's
 // operand fragments in tile memory through mem_initiator_socket: it runs its model core on them in
 // place through DMI, and times their movement with timing-only transactions that the memories book
-// on their ports; then it holds for the longer of that traffic and the compute time its timing
-// model gives. Derived engines supply only the core and the compute-time formula.
+// on their ports (the PEs' Local memories are one target, an instance per PE: one transaction
+// carries every PE's streams); then it holds for the longer of that traffic and the compute time
+// its timing model gives. Derived engines supply only the core and the compute-time formula.
 #pragma once
 
 #include <array>
@@ -74,7 +75,7 @@ class TileEngine : public sc_core::sc_module {
   /// instance: each PE's sources and results to the Local memories, the Shared sources to the
   /// Shared memory. Every PE moves the same operands, so the groups start alike (see BurstTrain).
   struct MemoryStreams {
-    std::vector<model::BurstStream*> groups;
+    std::vector<model::BurstStream*> streams;
     std::size_t group_size;
     bool alike;
   };
