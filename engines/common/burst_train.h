@@ -7,13 +7,13 @@
 // one instance of the memory (a PE's Local memory, say), each group in a later instance than the
 // one before. The memory books each group's bursts in its instance with model::book_streams up to
 // `horizon` (how far the initiator may book ahead of simulated time), advancing the streams, and
-// returns as delay the completion of the last burst it booked. An initiator whose groups are
-// `alike` (every PE moving the same operands: streams in the same state, their transfers at the same
-// places within their instances) says so; a memory that books alike groups at once (see
-// TileMemory's mirroring) advances every group as the first, and clears `alike` when it books them
-// one by one (their pacing may part). One transaction per memory and
-// lookahead window, instead of one per burst and instance, keeps the interconnect's cost per
-// command; the bookings are the same.
+// returns as delay the completion of the last burst it booked. An initiator whose groups would
+// all be alike (every PE moving the same operands: streams in the same state, their transfers at
+// the same places within consecutive instances) fills in only the first and sets `copies`: the
+// other groups are placeholders for copies of it. A memory that books the copies at once (see
+// TileMemory's mirroring) leaves them so; one that cannot fills the placeholders in (the first
+// group's transfers an instance further each, its progress and pacing), clears `copies` and books
+// every group.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +28,7 @@ struct BurstTrain : tlm::tlm_extension<BurstTrain> {
   model::BurstStream* const* streams = nullptr;  ///< transfer addresses as the initiator sees them
   std::size_t stream_count = 0;  ///< a multiple of group_size
   std::size_t group_size = 0;    ///< streams per instance (at least one)
-  bool alike = false;            ///< in: the groups are alike; out: they still are
+  bool copies = false;           ///< in: groups after the first are placeholders; out: they still are
   std::uint64_t origin = 0;  ///< the payload's address as sent: the target maps the streams' addresses alike
   std::uint64_t burst_bytes = 0;
   std::uint64_t horizon = 0;       ///< no burst leaving after this (SystemC time value) is booked

@@ -79,8 +79,9 @@ std::optional<sc_core::sc_time> TileEngine::issue() {
   std::uint64_t last_done = now;
   for (;;) {
     std::uint64_t first = never;
-    for (const model::BurstStream& s : m_streams)
-      if (!s.finished()) first = std::min(first, s.pacer.next_issue());
+    for (const MemoryStreams& m : m_memories)
+      for (std::size_t i = 0; i < m.live(); ++i)
+        if (!m.streams[i]->finished()) first = std::min(first, m.streams[i]->pacer.next_issue());
     if (first == never) break;
     if (first > now + lookahead) {
       sc_core::wait(sc_time::from_value(first - lookahead - now));
@@ -91,8 +92,8 @@ std::optional<sc_core::sc_time> TileEngine::issue() {
     for (MemoryStreams& m : m_memories) {
       const model::BurstStream* lead = nullptr;
       bool due = false;
-      for (const model::BurstStream* stream : m.streams) {
-        const model::BurstStream& s = *stream;
+      for (std::size_t i = 0; i < m.live(); ++i) {
+        const model::BurstStream& s = *m.streams[i];
         if (s.finished()) continue;
         if (!lead) lead = &s;
         due = due || s.pacer.next_issue() <= train.horizon;
@@ -107,13 +108,13 @@ std::optional<sc_core::sc_time> TileEngine::issue() {
       train.streams = m.streams.data();
       train.stream_count = m.streams.size();
       train.group_size = m.group_size;
-      train.alike = m.alike;
+      train.copies = m.copies;
       train.origin = gp.get_address();
       train.booked_bytes = 0;
       sc_time delay = sc_core::SC_ZERO_TIME;
       mem_initiator_socket->b_transport(gp, delay);
       if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return std::nullopt;
-      m.alike = train.alike;
+      m.copies = train.copies;
       if (train.booked_bytes == 0) {
         // A target that ignores the extension would leave the streams where they were, forever.
         SC_REPORT_ERROR(name(), "a memory target answered a burst train without booking it (BurstTrain unsupported)");
@@ -168,22 +169,29 @@ void TileEngine::execute(EngineCommand& cmd) {
   const std::size_t n_streams = 2 * n_pes + 1;
   if (m_streams.size() != n_streams)
     m_streams.assign(n_streams, model::BurstStream(model::BurstPacer(m_clock.period().value(), m_stream.outstanding_requests)));
-  const std::uint64_t now = start.value();
-  for (std::size_t i = 0; i < n_streams; ++i) {
-    const bool read = i <= n_pes;
-    m_streams[i].write = !read;
-    m_streams[i].transfers.clear();
-    m_streams[i].restart(now, read ? m_stream.read_bytes_per_cycle : m_stream.write_bytes_per_cycle);
-  }
-  // A PE's reads and writes go to its Local memory, the Shared reads to the Shared memory.
+  // A PE's reads and writes go to its Local memory, the Shared reads to the Shared memory. When
+  // every PE takes part, their Local streams are alike: only the first PE's are built, the others
+  // are placeholders for copies of them.
   MemoryStreams& local = m_memories[0];
+  local.copies = n_pes == model::kPeCount && n_pes > 1;
+  const std::size_t built = local.copies ? 1 : n_pes;
   local.streams.clear();
   for (std::size_t k = 0; k < n_pes; ++k) {
     local.streams.push_back(&m_streams[k]);
     local.streams.push_back(&m_streams[n_pes + 1 + k]);
   }
   m_memories[1].streams.assign(1, &m_streams[n_pes]);
-  for (MemoryStreams& m : m_memories) m.alike = true;
+  const std::uint64_t now = start.value();
+  const auto start_stream = [&](model::BurstStream& s, bool write) {
+    s.write = write;
+    s.transfers.clear();
+    s.restart(now, write ? m_stream.write_bytes_per_cycle : m_stream.read_bytes_per_cycle);
+  };
+  start_stream(m_streams[n_pes], false);
+  for (std::size_t k = 0; k < built; ++k) {
+    start_stream(m_streams[k], false);
+    start_stream(m_streams[n_pes + 1 + k], true);
+  }
   // Each PE reads its fragment of every Local source and writes its result fragments; a Shared
   // source is read once.
   for (const model::SourceOperand& s : plan.sources) {
@@ -194,13 +202,13 @@ void TileEngine::execute(EngineCommand& cmd) {
       continue;
     }
     m_stats.bytes_read += bytes * n_pes;
-    for (std::size_t k = 0; k < n_pes; ++k)
+    for (std::size_t k = 0; k < built; ++k)
       m_streams[k].transfers.push_back({address_map::fragment_address(s.ref.space, s.slot, pes[k]), bytes});
   }
   for (const model::DestOperand& d : plan.dests) {
     const std::uint64_t bytes = d.desc.storage_bytes();
     m_stats.bytes_written += bytes * n_pes;
-    for (std::size_t k = 0; k < n_pes; ++k)
+    for (std::size_t k = 0; k < built; ++k)
       m_streams[n_pes + 1 + k].transfers.push_back({address_map::fragment_address(model::TileRef::Space::Local, d.slot, pes[k]), bytes});
   }
   if (!cmd.timing_only)

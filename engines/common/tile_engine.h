@@ -73,11 +73,14 @@ class TileEngine : public sc_core::sc_module {
  private:
   /// The streams of a command that go to one memory target, in groups of `group_size` per
   /// instance: each PE's sources and results to the Local memories, the Shared sources to the
-  /// Shared memory. Every PE moves the same operands, so the groups start alike (see BurstTrain).
+  /// Shared memory. When every PE takes part, the groups after the first start as placeholders for
+  /// copies of it (see BurstTrain), until the memory fills them in.
   struct MemoryStreams {
     std::vector<model::BurstStream*> streams;
     std::size_t group_size;
-    bool alike;
+    bool copies;
+    /// The streams that carry the traffic: the first group while the others are copies of it.
+    std::size_t live() const { return copies ? group_size : streams.size(); }
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -101,7 +104,7 @@ class TileEngine : public sc_core::sc_module {
   // Per-command scratch, kept to avoid reallocating on every command: streams [0, P) read each
   // PE's sources, P reads the Shared ones, [P + 1, 2P] write the results.
   std::vector<model::BurstStream> m_streams;
-  std::array<MemoryStreams, 2> m_memories{{{{}, 2, true}, {{}, 1, true}}};  ///< the Local, then the Shared memory
+  std::array<MemoryStreams, 2> m_memories{{{{}, 2, false}, {{}, 1, false}}};  ///< the Local, then the Shared memory
   tlm::tlm_generic_payload m_train_payload;
   sc_core::sc_time m_last_done;
   traces::TracedValue m_busy;

@@ -174,13 +174,27 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
   if (n == 0 || train.stream_count % n != 0) return tlm::TLM_GENERIC_ERROR_RESPONSE;
   const std::size_t groups = train.stream_count / n;
   // Every transfer still to book must lie in a slot of its group's instance, the groups in rising
-  // instances, or nothing is booked. Alike groups lie where the first does, an instance apart.
+  // instances, or nothing is booked. Copies lie where the first group does, an instance apart.
   m_group_instance.resize(groups);
-  if (!group_instance(train, 0, shift, m_group_instance[0])) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
-  const bool mirror = train.alike && m_mirroring && !m_tracing && groups == instances() && groups > 1 &&
-                      (m_group_instance[0] == 0 || m_group_instance[0] == kNone);
+  unsigned& first = m_group_instance[0];
+  if (!group_instance(train, 0, shift, first)) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  const bool copies = train.copies && groups > 1;
+  if (copies && first != kNone && first + groups > instances()) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  const bool mirror = copies && m_mirroring && !m_tracing && groups == instances();
+  if (copies && !mirror) {
+    for (std::size_t g = 1; g < groups; ++g)
+      for (std::size_t j = 0; j < n; ++j) {
+        const model::BurstStream& lead = *train.streams[j];
+        model::BurstStream& s = *train.streams[g * n + j];
+        s.write = lead.write;
+        s.transfers = lead.transfers;
+        for (model::StreamTransfer& t : s.transfers) t.address += g * instance_bytes();
+        s.follow(lead);
+      }
+    train.copies = false;
+  }
   if (!mirror) {
-    unsigned last = m_group_instance[0];
+    unsigned last = first;
     for (std::size_t g = 1; g < groups; ++g) {
       unsigned& instance = m_group_instance[g];
       if (!group_instance(train, g, shift, instance)) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
@@ -216,13 +230,11 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
   };
   if (mirror) {
     train.booked_bytes = groups * book_group(0, 0);
-    for (std::size_t i = n; i < train.stream_count; ++i) train.streams[i]->follow(*train.streams[i % n]);
   } else {
     stop_mirroring();
     train.booked_bytes = 0;
     for (std::size_t g = 0; g < groups; ++g)
       if (m_group_instance[g] != kNone) train.booked_bytes += book_group(g, m_group_instance[g]);
-    train.alike = train.alike && groups == 1;  // booked one by one, the groups' pacing may part
     // Instances that book alike from here on can mirror again.
     if (groups == instances() && groups > 1 && !m_tracing &&
         std::all_of(m_instances.begin() + 1, m_instances.end(),

@@ -7,14 +7,14 @@
 // storage grows and moves), serves debug transport, and times TLM_IGNORE_COMMAND transactions that
 // carry a BurstTrain extension as bursts, without moving data.
 //
-// Mirroring: the PEs of a command stream alike operands into their Local memories, and say so on
-// the train (see BurstTrain). While every instance has booked what instance 0 has, a train of alike
-// groups, one per instance, is booked by instance 0 alone; the other instances only count it and
-// their groups take the first one's progress, their calendars caught up when they part. It is
-// exact: the groups are alike by the initiator's word, the instances by the memory's bookkeeping,
-// and instances that parted mirror again only once their bookings that can still delay an access
-// are equal. Traced memories never mirror (each instance's port activity is sampled from its
-// calendar).
+// Mirroring: the PEs of a command stream alike operands into their Local memories, so an engine
+// sends the first PE's streams with placeholders for copies of them (see BurstTrain). While every
+// instance has booked what instance 0 has, instance 0 books such a train for all of them and the
+// other instances only count it, their calendars caught up when they part; otherwise the memory
+// fills the copies in and books each. It is exact: the copies are alike by the initiator's word,
+// the instances by the memory's bookkeeping, and instances that parted mirror again only once
+// their bookings that can still delay an access are equal. Traced memories never mirror (each
+// instance's port activity is sampled from its calendar).
 #pragma once
 
 #include <cstdint>
@@ -81,7 +81,7 @@ class TileMemory : public sc_core::sc_module {
   /// Books `train`'s bursts, its addresses `shift` above this memory's; `delay` becomes the last
   /// completion. Nothing is booked if the train's streams do not split into groups of its group
   /// size (a generic error) or a group's transfers do not lie in slots of one instance, later than
-  /// the previous group's (an address error).
+  /// the previous group's, or its copies run past the last instance (an address error).
   tlm::tlm_response_status book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_time& delay);
   /// Lets every instance book for itself again (catching up the calendars of those that mirrored).
   void stop_mirroring();
