@@ -218,18 +218,23 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
           const std::uint64_t arrival = m_clock.to_cycles(s.pacer.next_issue() + hop);  // the next clock edge
           const auto grant = book(instance, now, arrival, addr - base, bytes);
           (s.write ? m_instances[instance].bytes_written : m_instances[instance].bytes_read) += bytes;
-          if (mirror)
-            for (std::size_t i = 1; i < m_instances.size(); ++i) {
-              m_instances[i].ports.count(grant, arrival, bytes);
-              (s.write ? m_instances[i].bytes_written : m_instances[i].bytes_read) += bytes;
-            }
           const std::uint64_t completes = grant.done * period;
           done = std::max(done, completes);
           return completes;
         });
   };
   if (mirror) {
+    // The other instances count what instance 0 books.
+    Instance& lead = m_instances.front();
+    m_counts_before = lead.ports.counts();
+    const std::uint64_t read = lead.bytes_read, written = lead.bytes_written;
     train.booked_bytes = groups * book_group(0, 0);
+    for (std::size_t i = 1; i < m_instances.size(); ++i) {
+      Instance& in = m_instances[i];
+      in.ports.add_counts(m_counts_before, lead.ports.counts());
+      in.bytes_read += lead.bytes_read - read;
+      in.bytes_written += lead.bytes_written - written;
+    }
   } else {
     stop_mirroring();
     train.booked_bytes = 0;

@@ -96,6 +96,7 @@ class TileMemory : public sc_core::sc_module {
   std::vector<Instance> m_instances;
   bool m_mirroring = true;                  ///< instances 1.. book what instance 0 books (see the header)
   std::vector<unsigned> m_group_instance;   ///< per-train scratch: the instance of each group
+  model::MemoryPortModel::Counts m_counts_before;  ///< per-train scratch: instance 0's counts before it mirrors
   /// The instance of group `g` of `train` (all of its transfers still to book), kNone if it has
   /// nothing left to book; false if a transfer lies outside a slot or the instance.
   static constexpr unsigned kNone = ~0u;

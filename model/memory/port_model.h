@@ -41,9 +41,9 @@ class MemoryPortModel {
     std::vector<std::uint64_t> port_busy_cycles;
   };
 
-  /// Counts an access of `bytes` arriving at `arrival` and granted `g`, as reserve does (a memory
-  /// mirroring another's bookings counts them without booking).
-  void count(const Grant& g, std::uint64_t arrival, std::uint64_t bytes);
+  /// Adds what `to` counts beyond `from` (a memory mirroring another's bookings counts them
+  /// without booking).
+  void add_counts(const Counts& from, const Counts& to);
   /// Takes `other`'s bookings; the counts stay.
   void copy_bookings(const MemoryPortModel& other) { m_calendar = other.m_calendar; }
   /// Whether this model and `other` have the same bookings that can still delay an access
@@ -123,16 +123,13 @@ inline MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::u
   if (g.bank_conflict) g.start = earliest_fit(g.port, g.start + 1, occ);
   insert(m_calendar[g.port], now, Booking{g.start, g.start + occ, bank});
   g.done = g.start + occ + m_params.access_latency_cycles;
-  count(g, arrival, bytes);
-  return g;
-}
 
-inline void MemoryPortModel::count(const Grant& g, std::uint64_t arrival, std::uint64_t bytes) {
   ++m_counts.accesses;
   m_counts.bank_conflicts += g.bank_conflict ? 1 : 0;
   m_counts.wait_cycles += g.start - arrival;
   m_counts.port_bytes[g.port] += bytes;
-  m_counts.port_busy_cycles[g.port] += occupancy(bytes);
+  m_counts.port_busy_cycles[g.port] += occ;
+  return g;
 }
 
 inline void MemoryPortModel::insert(std::vector<Booking>& cal, std::uint64_t now, const Booking& booking) {

@@ -51,24 +51,27 @@ TEST_CASE("Two accesses starting together in one bank conflict, the later loses 
   CHECK(m.counts().port_bytes[0] + m.counts().port_bytes[1] == 768);
 }
 
-TEST_CASE("A model that copies another's bookings and counts its grants stays its twin", "[memory]") {
+TEST_CASE("A model that copies another's bookings and adds its counts stays its twin", "[memory]") {
   const MemoryParams params{16, 64, 2, 256, 3};
   MemoryPortModel leader(params), twin(params), booked(params);
-  // The twin counts the leader's grants without booking; `booked` books the same accesses itself.
+  // The twin adds the leader's counts without booking; `booked` books the same accesses itself.
   const std::uint64_t accesses[][3] = {{0, 0, 1024}, {0, 0, 1024}, {0, 2, 64}, {1, 1, 4096}};
+  booked.reserve(0, 0, 0, 512);  // counted before the twin follows the leader
+  twin.reserve(0, 0, 0, 512);
+  const MemoryPortModel::Counts from = leader.counts();
   for (const auto& a : accesses) {
     const auto g = leader.reserve(a[0], a[1], a[2], 256);
-    twin.count(g, a[1], 256);
-    const auto h = booked.reserve(a[0], a[1], a[2], 256);
-    CHECK(h.start == g.start);
+    const auto h = booked.reserve(a[0] + 5, a[1] + 5, a[2], 256);  // after its own booking has ended
+    CHECK(h.start == g.start + 5);
     CHECK(h.port == g.port);
   }
+  twin.add_counts(from, leader.counts());
   CHECK(twin.counts().accesses == booked.counts().accesses);
   CHECK(twin.counts().bank_conflicts == booked.counts().bank_conflicts);
   CHECK(twin.counts().wait_cycles == booked.counts().wait_cycles);
   CHECK(twin.counts().port_bytes == booked.counts().port_bytes);
   CHECK(twin.counts().port_busy_cycles == booked.counts().port_busy_cycles);
-  CHECK_FALSE(twin.same_bookings_from(0, leader));
+  CHECK_FALSE(twin.same_bookings_from(0, leader));  // the twin's own [0, 2) booking
   twin.copy_bookings(leader);
   CHECK(twin.same_bookings_from(0, leader));
   CHECK(twin.reserve(1, 1, 0, 256).start == leader.reserve(1, 1, 0, 256).start);
