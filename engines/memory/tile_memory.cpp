@@ -23,7 +23,6 @@ TileMemory::TileMemory(sc_core::sc_module_name name, unsigned instances, unsigne
 }
 
 void TileMemory::trace_to(traces::VcdRecorder& rec, unsigned instance, const std::string& scope) {
-  stop_mirroring();
   m_tracing = true;
   Instance& in = m_instances.at(instance);
   in.active_ports.attach(&rec, rec.declare(scope, "active_ports", traces::VcdRecorder::width_for(in.ports.counts().port_bytes.size())));
@@ -44,7 +43,9 @@ void TileMemory::update_port_trace() {
     std::pop_heap(m_samples.begin(), m_samples.end(), std::greater<>());
     m_samples.pop_back();
   }
-  for (Instance& in : m_instances) in.active_ports.set(in.ports.active_at(now), Clocked::now_ps);
+  // While the instances mirror, instance 0's calendar is every instance's.
+  for (Instance& in : m_instances)
+    in.active_ports.set((m_mirroring ? m_instances.front() : in).ports.active_at(now), Clocked::now_ps);
   m_armed = ~std::uint64_t{0};
   if (!m_samples.empty()) {
     m_armed = m_samples.front();
@@ -180,7 +181,7 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
   if (!group_instance(train, 0, shift, first)) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
   const bool copies = train.copies && groups > 1;
   if (copies && first != kNone && first + groups > instances()) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
-  const bool mirror = copies && m_mirroring && !m_tracing && groups == instances();
+  const bool mirror = copies && m_mirroring && groups == instances();
   if (copies && !mirror) {
     for (std::size_t g = 1; g < groups; ++g)
       for (std::size_t j = 0; j < n; ++j) {
@@ -241,7 +242,7 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
     for (std::size_t g = 0; g < groups; ++g)
       if (m_group_instance[g] != kNone) train.booked_bytes += book_group(g, m_group_instance[g]);
     // Instances that book alike from here on can mirror again.
-    if (groups == instances() && groups > 1 && !m_tracing &&
+    if (groups == instances() && groups > 1 &&
         std::all_of(m_instances.begin() + 1, m_instances.end(),
                     [&](const Instance& in) { return in.ports.same_bookings_from(now, m_instances.front().ports); }))
       m_mirroring = true;

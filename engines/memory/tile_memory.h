@@ -13,8 +13,8 @@
 // other instances only count it, their calendars caught up when they part; otherwise the memory
 // fills the copies in and books each. It is exact: the copies are alike by the initiator's word,
 // the instances by the memory's bookkeeping, and instances that parted mirror again only once
-// their bookings that can still delay an access are equal. Traced memories never mirror (each
-// instance's port activity is sampled from its calendar).
+// their bookings that can still delay an access are equal. Port activity is traced per instance,
+// from instance 0's calendar while they mirror.
 #pragma once
 
 #include <cstdint>

@@ -4,8 +4,14 @@
 // elaborates its own design (one per process).
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include <systemc>
 #include <tlm>
@@ -420,6 +426,14 @@ TEST_CASE("TileMemory: instances that mirror book exactly what separate memories
     alone_probes.push_back(std::make_unique<Probe>(("alone_probe" + std::to_string(pe)).c_str()));
     alone_probes.back()->socket.bind(alone.back()->target_socket);
   }
+  // Both sides trace their port activity into one VCD, compared instance by memory at the end.
+  traces::VcdRecorder rec;
+  for (unsigned pe = 0; pe < kPes; ++pe) {
+    quad.trace_to(rec, pe, "quad.pe" + std::to_string(pe));
+    alone[pe]->trace_to(rec, 0, "alone.pe" + std::to_string(pe));
+  }
+  const std::string vcd = "ptosim_" + std::to_string(getpid()) + "_mirror.vcd";
+  REQUIRE(rec.open(vcd, "test", 0, ~std::uint64_t{0}));
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
 
   // Starts every PE's streams now and books them, in two windows, into the four instances with one
@@ -508,4 +522,29 @@ TEST_CASE("TileMemory: instances that mirror book exactly what separate memories
   round(false);
   CHECK(quad.mirroring());
   round(true);
+
+  // Every instance's port activity changes exactly when its memory alone's does.
+  sc_core::sc_start(sc_core::sc_time(2000 * 1000, sc_core::SC_PS));
+  rec.close(sc_core::sc_time_stamp().value());
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::string>>> changes;  // by VCD code
+  std::ifstream in(vcd);
+  std::string line;
+  std::uint64_t time = 0;
+  while (std::getline(in, line)) {
+    if (line.size() > 1 && line[0] == '#') time = std::stoull(line.substr(1));
+    if (line.size() > 1 && line[0] == 'b') changes[line.substr(line.find(' ') + 1)].emplace_back(time, line.substr(0, line.find(' ')));
+  }
+  in.close();
+  std::remove(vcd.c_str());
+  const auto code_of = [&](const std::string& scope) {
+    for (const auto& sig : rec.signals())
+      if (sig.scope == scope) return sig.code;
+    return std::string();
+  };
+  for (unsigned pe = 0; pe < kPes; ++pe) {
+    CAPTURE(pe);
+    const auto& mirrored = changes[code_of("quad.pe" + std::to_string(pe))];
+    CHECK(mirrored.size() > 2);
+    CHECK(mirrored == changes[code_of("alone.pe" + std::to_string(pe))]);
+  }
 }

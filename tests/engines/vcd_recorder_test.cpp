@@ -2,6 +2,7 @@
 // VcdRecorder: change-driven VCD bodies, and the time window that keeps long traces small.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -34,6 +35,7 @@ TEST_CASE("VcdRecorder: a windowed trace opens with the values from before the w
   rec.change(x, 1, 2000);  // after the window: dropped
   rec.close(3000);
   CHECK(body_of(path) == "#100\n$dumpvars\nb101 !\n$end\n#200\nb111 !\n#1000\n");
+  std::remove(path.c_str());
 }
 
 TEST_CASE("VcdRecorder: signal widths cover their largest value", "[traces]") {
