@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "traces/vcd_recorder.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace ptosim::traces {
 
@@ -73,44 +75,50 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
   return true;
 }
 
+char* VcdRecorder::room() {
+  if (m_used + kLongestLine > m_buf.size()) flush();
+  return m_buf.data() + m_used;
+}
+
 void VcdRecorder::write_value(const Signal& s) {
+  char* const line = room();
+  char* p = line;
   if (s.width == 1) {
-    m_buf.push_back(static_cast<char>('0' + (s.value & 1)));
+    *p++ = static_cast<char>('0' + (s.value & 1));
   } else {
-    char bits[64];
-    std::size_t n = 0;
-    std::uint64_t v = s.value;
-    do {
-      bits[n++] = static_cast<char>('0' + (v & 1));
-      v >>= 1;
-    } while (v != 0);
-    m_buf.push_back('b');
-    while (n > 0) m_buf.push_back(bits[--n]);
-    m_buf.push_back(' ');
+    *p++ = 'b';
+    for (int bit = s.value == 0 ? 0 : 63 - __builtin_clzll(s.value); bit >= 0; --bit)
+      *p++ = static_cast<char>('0' + ((s.value >> bit) & 1));
+    *p++ = ' ';
   }
-  m_buf += s.code;
-  m_buf.push_back('\n');
-  if (m_buf.size() >= kFlushBytes) flush();
+  p = std::copy(s.code.begin(), s.code.end(), p);
+  *p++ = '\n';
+  m_used += static_cast<std::size_t>(p - line);
 }
 
 void VcdRecorder::write_time(std::uint64_t time_ps) {
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, time_ps).ptr;
-  m_buf.push_back('#');
-  m_buf.append(digits, end);
-  m_buf.push_back('\n');
+  char* const line = room();
+  line[0] = '#';
+  char* end = std::to_chars(line + 1, line + kLongestLine, time_ps).ptr;
+  *end++ = '\n';
+  m_used += static_cast<std::size_t>(end - line);
+}
+
+void VcdRecorder::write_text(const char* text) {
+  char* const line = room();
+  m_used += static_cast<std::size_t>(std::copy(text, text + std::strlen(text), line) - line);
 }
 
 void VcdRecorder::flush() {
-  m_out.write(m_buf.data(), static_cast<std::streamsize>(m_buf.size()));
-  m_buf.clear();
+  m_out.write(m_buf.data(), static_cast<std::streamsize>(m_used));
+  m_used = 0;
 }
 
 void VcdRecorder::start_body() {
   write_time(m_begin);
-  m_buf += "$dumpvars\n";
+  write_text("$dumpvars\n");
   for (const Signal& s : m_signals) write_value(s);
-  m_buf += "$end\n";
+  write_text("$end\n");
   m_last_time = m_begin;
   m_body_started = true;
 }

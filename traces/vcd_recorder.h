@@ -39,15 +39,21 @@ class VcdRecorder {
   const std::vector<Signal>& signals() const { return m_signals; }
 
  private:
+  /// Where the next line goes in the buffer (flushed first if a line might not fit).
+  char* room();
   void write_value(const Signal& s);
   void write_time(std::uint64_t time_ps);
+  void write_text(const char* text);  ///< a line shorter than kLongestLine
   void flush();
   void start_body();
 
-  // The body is formatted into a buffer and written in large blocks: a busy trace changes a
-  // signal every few cycles, and stream formatting per change would dominate the run.
-  static constexpr std::size_t kFlushBytes = 1 << 16;
-  std::string m_buf;
+  // The body is formatted straight into a buffer and written in large blocks: a busy trace changes
+  // a signal every few cycles, and stream formatting (or a string's checks per character) per
+  // change would dominate the run. The longest line: "b", 64 bits, " ", a code of at most 10
+  // characters (base 94), "\n".
+  static constexpr std::size_t kLongestLine = 80;
+  std::vector<char> m_buf = std::vector<char>(std::size_t{1} << 16);
+  std::size_t m_used = 0;
 
   std::vector<Signal> m_signals;
   std::ofstream m_out;

@@ -44,8 +44,9 @@ void TileMemory::update_port_trace() {
     m_samples.pop_back();
   }
   // While the instances mirror, instance 0's calendar is every instance's.
+  const unsigned lead_active = m_instances.front().ports.active_at(now);
   for (Instance& in : m_instances)
-    in.active_ports.set((m_mirroring ? m_instances.front() : in).ports.active_at(now), Clocked::now_ps);
+    in.active_ports.set(m_mirroring || &in == &m_instances.front() ? lead_active : in.ports.active_at(now), Clocked::now_ps);
   m_armed = ~std::uint64_t{0};
   if (!m_samples.empty()) {
     m_armed = m_samples.front();
