@@ -186,13 +186,13 @@ void BundleDispatcher::dispatch_thread() {
     BundleRecord& rec = m_records.emplace_back();
     f->record = &rec;
     rec.id = m_next_id++;
-    rec.op = std::move(fetched->op);
-    rec.loc = std::move(fetched->loc);
+    rec.op = fetched->op();
+    rec.loc = fetched->loc();
     m_trace_bundle.set(rec.id, Clocked::now_ps);
     ++m_stats.bundles;
     if (fetched->fault) {
       rec.outcome = BundleRecord::Outcome::Faulted;
-      rec.fault = std::move(fetched->fault);
+      rec.fault = std::move(fetched->fault->fault);
       record_immediate(std::move(f));
       break;
     }

@@ -41,6 +41,11 @@ struct DatrFields {
   std::uint8_t dtype_code = 0;      ///< [24:20] DataType code; 31 = DTYPE_NONE
   std::uint8_t rmode = 0;           ///< [17:15] 0 NONE, 1 RNE, 2 RTZ, 3 RDN, 4 RUP, 5 RNA, 6 RTO, 7 RHB
   std::uint8_t layout = 0;          ///< [11:7] layout transform code (0 NORM)
+
+  bool operator==(const DatrFields& o) const {
+    return cmode == o.cmode && pad_or_byte_id == o.pad_or_byte_id && sat == o.sat && canonicalize == o.canonicalize &&
+           dtype_code == o.dtype_code && rmode == o.rmode && layout == o.layout;
+  }
 };
 
 /// B.FPATR fields (raw codes); CUBE blocks carry exactly one.
@@ -54,12 +59,20 @@ struct FpatrFields {
   bool max_abs_en = false;         ///< [15]
   bool trans_b = false;            ///< [8]
   bool trans_a = false;            ///< [7]
+
+  bool operator==(const FpatrFields& o) const {
+    return prequant_mode == o.prequant_mode && relu_mode == o.relu_mode && group_n_code == o.group_n_code &&
+           row_max_en == o.row_max_en && group_max_en == o.group_max_en && row_max_init == o.row_max_init &&
+           max_abs_en == o.max_abs_en && trans_b == o.trans_b && trans_a == o.trans_a;
+  }
 };
 
 /// B.IOR: GPR selectors (0 = zero register) for RegSrc0..2 and RegDst.
 struct IorFields {
   std::array<std::uint8_t, 3> src{};
   std::uint8_t dst = 0;
+
+  bool operator==(const IorFields& o) const { return src == o.src && dst == o.dst; }
 };
 
 /// One effective B.IOT (PEMode != 000): up to two Local sources and an optional new destination.

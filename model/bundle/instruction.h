@@ -19,12 +19,16 @@ struct BStartTepl {
   std::uint8_t dtype = 0;
   std::uint8_t mode = 0;
   std::uint8_t function = 0;
+
+  bool operator==(const BStartTepl& o) const { return dtype == o.dtype && mode == o.mode && function == o.function; }
 };
 
 /// BSTART.<CUBE op>: [31:27] DataType, [24:20] CUBE Function, [26:25] 00, [19:0] 0x31181.
 struct BStartCube {
   std::uint8_t dtype = 0;
   std::uint8_t function = 0;
+
+  bool operator==(const BStartCube& o) const { return dtype == o.dtype && function == o.function; }
 };
 
 /// B.DIM RegSrc, uimm17, ->LB<lb> (lb 0..2 selects the form).
@@ -32,24 +36,34 @@ struct BDim {
   std::uint8_t lb = 0;
   std::uint8_t reg = 0;   ///< GPR selector (24..31 reserved)
   std::uint32_t imm = 0;  ///< 17-bit unsigned immediate
+
+  bool operator==(const BDim& o) const { return lb == o.lb && reg == o.reg && imm == o.imm; }
 };
 
 /// C.B.DIMI imm8, ->LB<lb> (16-bit; lb is the LoopNest field, 3 reserved).
 struct CBDimi {
   std::uint8_t lb = 0;
   std::uint8_t imm = 0;
+
+  bool operator==(const CBDimi& o) const { return lb == o.lb && imm == o.imm; }
 };
 
 struct BDatr {
   DatrFields fields;
+
+  bool operator==(const BDatr& o) const { return fields == o.fields; }
 };
 
 struct BFpatr {
   FpatrFields fields;
+
+  bool operator==(const BFpatr& o) const { return fields == o.fields; }
 };
 
 struct BIor {
   IorFields fields;  ///< selectors 24..31 reserved
+
+  bool operator==(const BIor& o) const { return fields == o.fields; }
 };
 
 /// B.IOT in one of its five forms, chosen by (source_count, has_destination):
@@ -65,6 +79,12 @@ struct BIot {
   bool last = false;           ///< L [19]
   /// Source-only forms do not decode bits [8:7]; kept so the word re-encodes exactly.
   std::uint8_t ignored_bits = 0;
+
+  bool operator==(const BIot& o) const {
+    return source_count == o.source_count && sources == o.sources && has_destination == o.has_destination &&
+           hand == o.hand && size_code == o.size_code && pe_mode == o.pe_mode && last == o.last &&
+           ignored_bits == o.ignored_bits;
+  }
 };
 
 /// B.IOS: source (SizeCode 0) or destination (SizeCode 1..12; 13..15 reserved) Shared binding.
@@ -72,19 +92,34 @@ struct BIos {
   std::uint8_t shared_id = 0;  ///< SharedTID [27:20]: S0..S255
   std::uint8_t size_code = 0;  ///< [18:15]
   std::uint8_t pe_mode = 0;    ///< [11:9]
+
+  bool operator==(const BIos& o) const { return shared_id == o.shared_id && size_code == o.size_code && pe_mode == o.pe_mode; }
 };
 
-struct BStop {};   ///< 0x00000001
-struct CBStop {};  ///< 16-bit 0x0000
-struct LBStop {};  ///< 64-bit: low word 0x0000000F, high word 0x00000001
+/// 0x00000001
+struct BStop {
+  bool operator==(const BStop&) const { return true; }
+};
+/// 16-bit 0x0000
+struct CBStop {
+  bool operator==(const CBStop&) const { return true; }
+};
+/// 64-bit: low word 0x0000000F, high word 0x00000001
+struct LBStop {
+  bool operator==(const LBStop&) const { return true; }
+};
 
 /// An instruction unit that matches no form ptosim models. `bits` is right-aligned; a 64-bit unit
 /// is (high word << 32) | low word. The width always agrees with the unit's length code.
 struct RawUnit {
   std::uint64_t bits = 0;
   std::uint8_t width_bits = 32;  ///< 16, 32, 48 or 64
+
+  bool operator==(const RawUnit& o) const { return bits == o.bits && width_bits == o.width_bits; }
 };
 
+/// Each operator== above compares every field: the ProgramFrontEnd replays a block decoded before
+/// when its instructions' bodies are equal.
 using InstructionBody = std::variant<BStartTepl, BStartCube, BDim, CBDimi, BDatr, BFpatr, BIor, BIot,
                                      BIos, BStop, CBStop, LBStop, RawUnit>;
 

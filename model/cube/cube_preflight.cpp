@@ -365,14 +365,17 @@ class CubePreflight {
   // ---------------------------------------------------------------------------------------------
   // Local sources.
 
-  Result<SourceOperand> local(unsigned ordinal, const char* role) {
+  /// The Local source at `ordinal` of the stream, available and defined, into `out`: written in
+  /// place, as every bundle looks up several.
+  Status local(unsigned ordinal, const char* role, std::optional<SourceOperand>& out) {
     auto src = local_source(m_s, m_local[ordinal], m_mask, role);
     if (!src) return src.fault();
     const LocalTile& t = m_s.slot(src->slot);
     if (const int pe = t.first_pe_with_undefined_region(m_mask); pe >= 0)
       return legality(std::string(role) + " " + src->ref.name() + " has an undefined element in its valid region on PE" +
                       std::to_string(pe));
-    return src;
+    out = *src;
+    return std::nullopt;
   }
 
   // The checks below run on every operand of every bundle: each builds its fault text in a
@@ -466,27 +469,21 @@ class CubePreflight {
     unsigned ordinal = static_cast<unsigned>(m_local.size()) - (f.row_max && f.row_max_init ? 1U : 0U) -
                        (cube::mode_uses_vector_param(f.prequant_mode) ? 1U : 0U) - (f.relu_mode == 3 ? 1U : 0U);
     if (f.row_max && f.row_max_init) {
-      auto s = local(ordinal++, "RowMaxIn");
-      if (!s) return s.fault();
-      if (Status e = expect_auxiliary(*s, "RowMaxIn", m_args.m, 1, m_args.acc_dtype)) return e;
-      m_row_max_in = *s;
+      if (Status e = local(ordinal++, "RowMaxIn", m_row_max_in)) return e;
+      if (Status e = expect_auxiliary(*m_row_max_in, "RowMaxIn", m_args.m, 1, m_args.acc_dtype)) return e;
     }
     if (cube::mode_uses_vector_param(f.prequant_mode)) {
-      auto s = local(ordinal++, "QuantParam vector");
-      if (!s) return s.fault();
-      if (Status e = expect_auxiliary(*s, "QuantParam vector", 1, m_args.n, DataType::U64)) return e;
-      if (Status e = check_vector_words(*s, "QuantParam vector", [mode = f.prequant_mode](std::uint64_t w) {
+      if (Status e = local(ordinal++, "QuantParam vector", m_quant)) return e;
+      if (Status e = expect_auxiliary(*m_quant, "QuantParam vector", 1, m_args.n, DataType::U64)) return e;
+      if (Status e = check_vector_words(*m_quant, "QuantParam vector", [mode = f.prequant_mode](std::uint64_t w) {
             return cube::quant_param_word_legal(mode, w);
           }))
         return e;
-      m_quant = *s;
     }
     if (f.relu_mode == 3) {
-      auto s = local(ordinal, "PReLU vector");
-      if (!s) return s.fault();
-      if (Status e = expect_auxiliary(*s, "PReLU vector", 1, m_args.n, DataType::U64)) return e;
-      if (Status e = check_vector_words(*s, "PReLU vector", cube::relu_param_word_legal)) return e;
-      m_relu = *s;
+      if (Status e = local(ordinal, "PReLU vector", m_relu)) return e;
+      if (Status e = expect_auxiliary(*m_relu, "PReLU vector", 1, m_args.n, DataType::U64)) return e;
+      if (Status e = check_vector_words(*m_relu, "PReLU vector", cube::relu_param_word_legal)) return e;
     }
     return std::nullopt;
   }
@@ -517,24 +514,17 @@ class CubePreflight {
     CubeArgs& a = m_args;
     unsigned ordinal = 0;
     std::optional<SourceOperand> c, la, lsa, lb, lsb, bias;
-    if (a.accumulate) {
-      auto s = local(ordinal++, "C");
-      if (!s) return s.fault();
-      c = *s;
-    }
+    if (a.accumulate)
+      if (Status e = local(ordinal++, "C", c)) return e;
     if (!m_left_shared) {
-      auto s = local(ordinal++, "A");
-      if (!s) return s.fault();
-      if (Status e = expect_m_layout(*s, "A")) return e;
-      if (Status e = expect_cube(*s, "A")) return e;
-      if (Status e = expect_valid(*s, "A", a.m, a.k)) return e;
-      if (Status e = expect_type(*s, "A", a.a_dtype)) return e;
-      la = *s;
+      if (Status e = local(ordinal++, "A", la)) return e;
+      if (Status e = expect_m_layout(*la, "A")) return e;
+      if (Status e = expect_cube(*la, "A")) return e;
+      if (Status e = expect_valid(*la, "A", a.m, a.k)) return e;
+      if (Status e = expect_type(*la, "A", a.a_dtype)) return e;
       if (m_left_scaled) {
-        auto sa = local(ordinal++, "SA");
-        if (!sa) return sa.fault();
-        if (Status e = expect_scale(*sa, "SA", a.m, m_scale_blocks)) return e;
-        lsa = *sa;
+        if (Status e = local(ordinal++, "SA", lsa)) return e;
+        if (Status e = expect_scale(*lsa, "SA", a.m, m_scale_blocks)) return e;
       }
     }
     // D's CUBE layout (BundleMatrixCooperativeMLayout): A's, else C's, else by M.
@@ -553,28 +543,22 @@ class CubePreflight {
     }
     if (!la && !c && a.m > 32) return legality("M = " + std::to_string(a.m) + " exceeds the 32 rows of CUBE_M32");
     if (!m_right_shared) {
-      auto s = local(ordinal++, "B");
-      if (!s) return s.fault();
-      if (s->desc.layout != Layout::CubeN8)
-        return legality("B " + s->ref.name() + " must use CUBE_N8, not " + layout_name(s->desc.layout));
-      if (Status e = expect_cube(*s, "B")) return e;
-      if (Status e = expect_valid(*s, "B", a.k, a.n)) return e;
-      if (Status e = expect_type(*s, "B", a.b_dtype)) return e;
-      lb = *s;
+      if (Status e = local(ordinal++, "B", lb)) return e;
+      if (lb->desc.layout != Layout::CubeN8)
+        return legality("B " + lb->ref.name() + " must use CUBE_N8, not " + layout_name(lb->desc.layout));
+      if (Status e = expect_cube(*lb, "B")) return e;
+      if (Status e = expect_valid(*lb, "B", a.k, a.n)) return e;
+      if (Status e = expect_type(*lb, "B", a.b_dtype)) return e;
       if (m_right_scaled) {
-        auto sb = local(ordinal++, "SB");
-        if (!sb) return sb.fault();
-        if (Status e = expect_scale(*sb, "SB", m_scale_blocks, a.n)) return e;
-        lsb = *sb;
+        if (Status e = local(ordinal++, "SB", lsb)) return e;
+        if (Status e = expect_scale(*lsb, "SB", m_scale_blocks, a.n)) return e;
       }
     }
     if (a.bias) {
-      auto s = local(ordinal, "Bias");
-      if (!s) return s.fault();
-      if (Status e = expect_row_major(*s, "Bias")) return e;
-      if (Status e = expect_valid(*s, "Bias", 1, a.n)) return e;
-      if (Status e = expect_type(*s, "Bias", a.acc_dtype)) return e;
-      bias = *s;
+      if (Status e = local(ordinal, "Bias", bias)) return e;
+      if (Status e = expect_row_major(*bias, "Bias")) return e;
+      if (Status e = expect_valid(*bias, "Bias", 1, a.n)) return e;
+      if (Status e = expect_type(*bias, "Bias", a.acc_dtype)) return e;
     }
 
     // Architectural order; Shared sources were validated (and appended) by check_shared. Copied

@@ -3,91 +3,64 @@
 
 namespace ptosim::model {
 
-namespace {
-
-void set_fault(FetchedBundle& item, const BlockFault& f, unsigned instructions) {
-  item.fault = f.fault;
-  item.op = f.block_mnemonic;
-  item.instructions = instructions;
-  item.loc = f.loc;
-}
-
-}  // namespace
-
 ProgramFrontEnd::ProgramFrontEnd(std::vector<Instruction> program) : m_program(std::move(program)) {}
 
 std::optional<FetchedBundle> ProgramFrontEnd::next() {
   std::optional<FetchedBundle> item;  // every path returns it: built in place, never moved
   if (m_done) return item;
+  FetchedBundle& fetched = item.emplace();
   const bool between_blocks = !m_builder.active();
-  if (between_blocks && (item = replay())) return item;
+  if (between_blocks && replay(fetched)) return item;
   const std::size_t first = m_pos;
-  unsigned consumed = 0;
   while (m_pos < m_program.size()) {
     const Instruction& inst = m_program[m_pos++];
-    ++consumed;
+    ++fetched.instructions;
     FeedResult r = m_builder.feed(inst);
     if (r.fault) {
       m_done = true;
-      set_fault(item.emplace(), *r.fault, consumed);
+      fetched.fault = std::move(r.fault);
       return item;
     }
     if (r.completed) {
-      FetchedBundle& fetched = item.emplace();
-      fetched.op = r.completed->mnemonic;
-      fetched.loc = r.completed->loc;
-      fetched.bundle.emplace(std::move(*r.completed));
-      fetched.instructions = consumed;
+      m_decoded = std::move(*r.completed);
+      fetched.bundle = &m_decoded;
       // Only a block read from between blocks to its BSTOP stands alone (one ended by the next
       // BSTART leaves that block open).
-      if (between_blocks && !m_builder.active()) remember(first, *fetched.bundle);
+      if (between_blocks && !m_builder.active()) remember(first);
       return item;
     }
   }
   m_done = true;
-  if (auto f = m_builder.finish()) set_fault(item.emplace(), *f, consumed);
+  fetched.fault = m_builder.finish();
+  if (!fetched.fault) item.reset();
   return item;
 }
 
-std::optional<FetchedBundle> ProgramFrontEnd::replay() {
-  std::optional<FetchedBundle> item;
-  std::size_t encoded = 0;  // m_upcoming holds the words from m_pos on this far
-  for (std::size_t k = 0; k < m_recent.size(); ++k) {
-    const DecodedBlock& block = m_recent[k];
-    if (block.words.size() > m_program.size() - m_pos) continue;
+bool ProgramFrontEnd::replay(FetchedBundle& item) {
+  for (DecodedBlock& block : m_recent) {
+    const std::size_t n = block.bodies.size();
+    if (n > m_program.size() - m_pos) continue;
     std::size_t i = 0;
-    for (; i < block.words.size(); ++i) {
-      if (i == encoded) {
-        const std::optional<Encoding> word = encoding(m_program[m_pos + i].body);
-        if (!word) break;
-        if (m_upcoming.size() == encoded) m_upcoming.emplace_back();
-        m_upcoming[encoded++] = *word;
-      }
-      if (m_upcoming[i] != block.words[i]) break;
-    }
-    if (i < block.words.size()) continue;
-    FetchedBundle& fetched = item.emplace();
-    fetched.bundle.emplace(block.bundle);
-    fetched.bundle->loc = m_program[m_pos + block.start_offset].loc;
-    fetched.bundle->index = m_builder.count_replayed_block();
-    fetched.op = fetched.bundle->mnemonic;
-    fetched.loc = fetched.bundle->loc;
-    fetched.instructions = static_cast<unsigned>(block.words.size());
-    m_pos += block.words.size();
-    return item;
+    while (i < n && m_program[m_pos + i].body == block.bodies[i]) ++i;
+    if (i < n) continue;
+    block.bundle.loc = m_program[m_pos + block.start_offset].loc;
+    block.bundle.index = m_builder.count_replayed_block();
+    item.bundle = &block.bundle;
+    item.instructions = static_cast<unsigned>(n);
+    m_pos += n;
+    return true;
   }
-  return item;
+  return false;
 }
 
-void ProgramFrontEnd::remember(std::size_t first, const Bundle& bundle) {
-  // Every instruction the block consumed validated, so each encodes.
+void ProgramFrontEnd::remember(std::size_t first) {
   DecodedBlock block;
   for (std::size_t i = first; i < m_pos; ++i) {
     const InstructionBody& body = m_program[i].body;
     if (std::holds_alternative<BStartTepl>(body) || std::holds_alternative<BStartCube>(body)) block.start_offset = i - first;
-    block.words.push_back(*encoding(body));
+    block.bodies.push_back(body);
   }
-  block.bundle = bundle;
+  block.bundle = m_decoded;
   // The oldest block makes room: a loop body's blocks come round again in order.
   if (m_recent.size() < kRecentBlocks)
     m_recent.push_back(std::move(block));

@@ -2,7 +2,7 @@
 // ProgramFrontEnd: walks an assembled program through the BlockBuilder and yields, in program
 // order, each completed bundle with the instruction words it took, or the instruction-level fault
 // that ends the program. Both the functional run and the platform's dispatcher consume it. A block
-// whose instruction words match one of the last few decoded is replayed from that decode.
+// whose instructions equal those of one of the last few decoded is replayed from that decode.
 #pragma once
 
 #include <optional>
@@ -10,51 +10,55 @@
 #include <vector>
 
 #include "model/bundle/block_builder.h"
-#include "model/bundle/encoding.h"
 #include "model/bundle/bundle.h"
 #include "model/bundle/instruction.h"
 
 namespace ptosim::model {
 
 struct FetchedBundle {
-  std::optional<Bundle> bundle;  ///< a completed block, or
-  std::optional<Fault> fault;    ///< an instruction-level fault (decode, block structure)
-  std::string op;                ///< mnemonic the outcome is reported under
-  unsigned instructions = 0;     ///< instruction words consumed since the previous item (decode cost)
-  SourceLoc loc;                 ///< the BSTART of the bundle, or the faulting instruction
+  const Bundle* bundle = nullptr;   ///< a completed block, the front end's until its next call; or
+  std::optional<BlockFault> fault;  ///< an instruction-level fault (decode, block structure)
+  unsigned instructions = 0;        ///< instruction words consumed since the previous item (decode cost)
+
+  /// The mnemonic the outcome is reported under.
+  const std::string& op() const { return bundle ? bundle->mnemonic : fault->block_mnemonic; }
+  /// The BSTART of the bundle, or the faulting instruction.
+  const SourceLoc& loc() const { return bundle ? bundle->loc : fault->loc; }
 };
 
 class ProgramFrontEnd {
  public:
   explicit ProgramFrontEnd(std::vector<Instruction> program);
 
-  /// The next item, or nullopt once the program is exhausted or after a fault.
+  /// The next item, or nullopt once the program is exhausted or after a fault. Its bundle is
+  /// valid until the next call: a replayed block is lent, not copied.
   std::optional<FetchedBundle> next();
 
  private:
-  /// A block decoded before, by the encodings of the instructions it consumed. Programs repeat
+  /// A block decoded before, by the bodies of the instructions it consumed. Programs repeat
   /// blocks (loops arrive unrolled), and decoding (field validation, block assembly) is the front
-  /// end's main cost; a block is a function of its instruction words, so the same words give the
+  /// end's main cost; a block is a function of its instructions' bodies, so equal bodies give the
   /// same bundle, its location and index aside.
   struct DecodedBlock {
-    std::vector<Encoding> words;
+    std::vector<InstructionBody> bodies;
     std::size_t start_offset = 0;  ///< the BSTART's position among them
-    Bundle bundle;
+    Bundle bundle;                 ///< location and index those of its latest replay
   };
   static constexpr std::size_t kRecentBlocks = 4;
 
-  /// The item of a recent block whose words come next, or nothing.
-  std::optional<FetchedBundle> replay();
-  /// Keeps the block just decoded from instructions [first, m_pos).
-  void remember(std::size_t first, const Bundle& bundle);
+  /// Lends `item` a recent block whose instructions come next, its location and index set;
+  /// false when none matches.
+  bool replay(FetchedBundle& item);
+  /// Keeps the block just decoded (m_decoded) from instructions [first, m_pos).
+  void remember(std::size_t first);
 
   std::vector<Instruction> m_program;
   std::size_t m_pos = 0;
   BlockBuilder m_builder;
   bool m_done = false;
+  Bundle m_decoded;  ///< the block decoded last, lent by the item that completed it
   std::vector<DecodedBlock> m_recent;  ///< the last kRecentBlocks blocks decoded
   std::size_t m_oldest = 0;            ///< the slot the next one takes
-  std::vector<Encoding> m_upcoming;  ///< replay()'s scratch: the words from m_pos on
 };
 
 }  // namespace ptosim::model

@@ -60,11 +60,11 @@ int exec_command(const Args& args) {
   model::ProgramFrontEnd front_end(program.instructions);
   while (auto item = front_end.next()) {
     if (item->fault) {
-      bundles.push_back({item->op, model::BundleOutcome::Kind::Faulted, item->fault});
+      bundles.push_back({item->op(), model::BundleOutcome::Kind::Faulted, item->fault->fault});
       break;
     }
     const model::BundleOutcome outcome = machine.execute(*item->bundle);
-    bundles.push_back({item->op, outcome.kind, outcome.fault});
+    bundles.push_back({item->op(), outcome.kind, outcome.fault});
     if (outcome.kind == model::BundleOutcome::Kind::Faulted) break;
   }
   std::cout << scenario_output(bundles, machine).dump() << "\n";

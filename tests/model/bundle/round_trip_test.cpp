@@ -144,6 +144,23 @@ TEST_CASE("round trip of every legal form", "[bundle]") {
   }
 }
 
+// The ProgramFrontEnd replays a block when its instructions' bodies are equal, so operator== must
+// tell apart any two bodies that encode differently: every field counts.
+TEST_CASE("instruction bodies are equal exactly when their encodings are", "[bundle]") {
+  for (const InstructionBody& body : legal_forms()) {
+    const Result<Encoding> e = encode(body);
+    REQUIRE(e.ok());
+    const InstructionBody copy = body;
+    CHECK(copy == body);
+    for (unsigned bit = 0; bit < e->width_bits; ++bit) {
+      const std::uint64_t flipped = e->bits ^ (std::uint64_t{1} << bit);
+      if (unit_length_bits(static_cast<std::uint16_t>(flipped)) != e->width_bits) continue;
+      INFO(disassemble(body) << " with bit " << bit << " flipped");
+      CHECK_FALSE(decode(flipped, e->width_bits) == body);
+    }
+  }
+}
+
 TEST_CASE("round trip of every 16-bit unit", "[bundle]") {
   int modelled = 0;
   for (std::uint32_t h = 0; h < 0x10000; ++h) {
