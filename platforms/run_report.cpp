@@ -34,7 +34,7 @@ OJson engine_json(const engines::EngineStats& s, const std::uint64_t idle_stall[
 }
 
 OJson memory_json(const engines::TileMemory& m, unsigned instance) {
-  const auto& ports = m.port_counts(instance);
+  const auto ports = m.port_counts(instance);
   OJson j;
   j["bytes_read"] = m.bytes_read(instance);
   j["bytes_written"] = m.bytes_written(instance);

@@ -20,6 +20,23 @@ TileMemory::TileMemory(sc_core::sc_module_name name, unsigned instances, unsigne
   SC_METHOD(update_port_trace);
   sensitive << m_port_change;
   dont_initialize();
+  start_mirroring();
+}
+
+std::uint64_t TileMemory::bytes_read(unsigned instance) const {
+  const std::uint64_t own = m_instances[instance].bytes_read;
+  return m_mirroring && instance > 0 ? own + m_instances.front().bytes_read - m_mirror_read_from : own;
+}
+
+std::uint64_t TileMemory::bytes_written(unsigned instance) const {
+  const std::uint64_t own = m_instances[instance].bytes_written;
+  return m_mirroring && instance > 0 ? own + m_instances.front().bytes_written - m_mirror_written_from : own;
+}
+
+model::MemoryPortModel::Counts TileMemory::port_counts(unsigned instance) const {
+  model::MemoryPortModel::Counts counts = m_instances[instance].ports.counts();
+  if (m_mirroring && instance > 0) counts.add(m_mirror_from, m_instances.front().ports.counts());
+  return counts;
 }
 
 void TileMemory::trace_to(traces::VcdRecorder& rec, unsigned instance, const std::string& scope) {
@@ -148,9 +165,24 @@ model::MemoryPortModel::Grant TileMemory::book(unsigned instance, std::uint64_t 
   return grant;
 }
 
+void TileMemory::start_mirroring() {
+  const Instance& lead = m_instances.front();
+  m_mirror_from = lead.ports.counts();
+  m_mirror_read_from = lead.bytes_read;
+  m_mirror_written_from = lead.bytes_written;
+  m_mirroring = true;
+}
+
 void TileMemory::stop_mirroring() {
   if (!m_mirroring) return;
-  for (std::size_t i = 1; i < m_instances.size(); ++i) m_instances[i].ports.copy_bookings(m_instances.front().ports);
+  const Instance& lead = m_instances.front();
+  for (std::size_t i = 1; i < m_instances.size(); ++i) {
+    Instance& in = m_instances[i];
+    in.ports.copy_bookings(lead.ports);
+    in.ports.add_counts(m_mirror_from, lead.ports.counts());
+    in.bytes_read += lead.bytes_read - m_mirror_read_from;
+    in.bytes_written += lead.bytes_written - m_mirror_written_from;
+  }
   m_mirroring = false;
 }
 
@@ -226,17 +258,7 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
         });
   };
   if (mirror) {
-    // The other instances count what instance 0 books.
-    Instance& lead = m_instances.front();
-    m_counts_before = lead.ports.counts();
-    const std::uint64_t read = lead.bytes_read, written = lead.bytes_written;
     train.booked_bytes = groups * book_group(0, 0);
-    for (std::size_t i = 1; i < m_instances.size(); ++i) {
-      Instance& in = m_instances[i];
-      in.ports.add_counts(m_counts_before, lead.ports.counts());
-      in.bytes_read += lead.bytes_read - read;
-      in.bytes_written += lead.bytes_written - written;
-    }
   } else {
     stop_mirroring();
     train.booked_bytes = 0;
@@ -246,7 +268,7 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
     if (groups == instances() && groups > 1 &&
         std::all_of(m_instances.begin() + 1, m_instances.end(),
                     [&](const Instance& in) { return in.ports.same_bookings_from(now, m_instances.front().ports); }))
-      m_mirroring = true;
+      start_mirroring();
   }
   delay = sc_core::sc_time::from_value(done - stamp);
   return tlm::TLM_OK_RESPONSE;

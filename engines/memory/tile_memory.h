@@ -10,7 +10,8 @@
 // Mirroring: the PEs of a command stream alike operands into their Local memories, so an engine
 // sends the first PE's streams with placeholders for copies of them (see BurstTrain). While every
 // instance has booked what instance 0 has, instance 0 books such a train for all of them and the
-// other instances only count it, their calendars caught up when they part; otherwise the memory
+// other instances count it (what instance 0 counts from the start of the mirroring), their calendars
+// and counts caught up when they part; otherwise the memory
 // fills the copies in and books each. It is exact: the copies are alike by the initiator's word,
 // the instances by the memory's bookkeeping, and instances that parted mirror again only once
 // their bookings that can still delay an access are equal. Port activity is traced per instance,
@@ -47,9 +48,9 @@ class TileMemory : public sc_core::sc_module {
   unsigned instances() const { return static_cast<unsigned>(m_instances.size()); }
   std::uint64_t instance_bytes() const { return m_instance_bytes.divisor(); }
   std::uint64_t size_bytes() const { return instances() * instance_bytes(); }
-  std::uint64_t bytes_read(unsigned instance) const { return m_instances[instance].bytes_read; }
-  std::uint64_t bytes_written(unsigned instance) const { return m_instances[instance].bytes_written; }
-  const model::MemoryPortModel::Counts& port_counts(unsigned instance) const { return m_instances[instance].ports.counts(); }
+  std::uint64_t bytes_read(unsigned instance) const;
+  std::uint64_t bytes_written(unsigned instance) const;
+  model::MemoryPortModel::Counts port_counts(unsigned instance) const;
   /// Whether instances 1.. mirror instance 0 now (see the header).
   bool mirroring() const { return m_mirroring; }
   /// Declares an instance's traced "active_ports" signal (accesses holding a port) under `scope`.
@@ -94,9 +95,15 @@ class TileMemory : public sc_core::sc_module {
   model::InvariantDivisor m_instance_bytes;
   model::TileStorage m_storage;  ///< the slots of all instances, instance by instance
   std::vector<Instance> m_instances;
-  bool m_mirroring = true;                  ///< instances 1.. book what instance 0 books (see the header)
+  bool m_mirroring = false;  ///< instances 1.. book what instance 0 books (see the header)
   std::vector<unsigned> m_group_instance;   ///< per-train scratch: the instance of each group
-  model::MemoryPortModel::Counts m_counts_before;  ///< per-train scratch: instance 0's counts before it mirrors
+  /// Instance 0's counts and bytes when the mirroring began: each other instance has since counted
+  /// what instance 0 counted beyond them.
+  model::MemoryPortModel::Counts m_mirror_from;
+  std::uint64_t m_mirror_read_from = 0;
+  std::uint64_t m_mirror_written_from = 0;
+  /// Instances 1.. mirror instance 0 from now on.
+  void start_mirroring();
   /// The instance of group `g` of `train` (all of its transfers still to book), kNone if it has
   /// nothing left to book; false if a transfer lies outside a slot or the instance.
   static constexpr unsigned kNone = ~0u;

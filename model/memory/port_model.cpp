@@ -22,13 +22,13 @@ void MemoryPortModel::forget_before(std::vector<Booking>& cal, std::uint64_t now
   cal.erase(cal.begin(), std::partition_point(cal.begin(), cal.end(), [now](const Booking& b) { return b.end <= now; }));
 }
 
-void MemoryPortModel::add_counts(const Counts& from, const Counts& to) {
-  m_counts.accesses += to.accesses - from.accesses;
-  m_counts.bank_conflicts += to.bank_conflicts - from.bank_conflicts;
-  m_counts.wait_cycles += to.wait_cycles - from.wait_cycles;
-  for (std::size_t p = 0; p < m_counts.port_bytes.size(); ++p) {
-    m_counts.port_bytes[p] += to.port_bytes[p] - from.port_bytes[p];
-    m_counts.port_busy_cycles[p] += to.port_busy_cycles[p] - from.port_busy_cycles[p];
+void MemoryPortModel::Counts::add(const Counts& from, const Counts& to) {
+  accesses += to.accesses - from.accesses;
+  bank_conflicts += to.bank_conflicts - from.bank_conflicts;
+  wait_cycles += to.wait_cycles - from.wait_cycles;
+  for (std::size_t p = 0; p < port_bytes.size(); ++p) {
+    port_bytes[p] += to.port_bytes[p] - from.port_bytes[p];
+    port_busy_cycles[p] += to.port_busy_cycles[p] - from.port_busy_cycles[p];
   }
 }
 

@@ -39,11 +39,13 @@ class MemoryPortModel {
     std::uint64_t wait_cycles = 0;  ///< cycles accesses waited for a port or bank
     std::vector<std::uint64_t> port_bytes;
     std::vector<std::uint64_t> port_busy_cycles;
+    /// Adds what `to` counts beyond `from` (a memory mirroring another's bookings counts them
+    /// without booking).
+    void add(const Counts& from, const Counts& to);
   };
 
-  /// Adds what `to` counts beyond `from` (a memory mirroring another's bookings counts them
-  /// without booking).
-  void add_counts(const Counts& from, const Counts& to);
+  /// Adds what `to` counts beyond `from` to this model's counts.
+  void add_counts(const Counts& from, const Counts& to) { m_counts.add(from, to); }
   /// Takes `other`'s bookings; the counts stay.
   void copy_bookings(const MemoryPortModel& other) { m_calendar = other.m_calendar; }
   /// Whether this model and `other` have the same bookings that can still delay an access
