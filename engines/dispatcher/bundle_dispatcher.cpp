@@ -26,7 +26,7 @@ int engine_index(model::Engine e) { return e == model::Engine::Sfu ? 0 : 1; }
 
 /// A dispatched bundle on its way to retirement.
 struct BundleDispatcher::InFlight {
-  BundleRecord* record = nullptr;  ///< in m_records, where it is built (a deque: it stays put)
+  BundleRecord* record = nullptr;  ///< in m_records, where it is built (records never move)
   model::ExecPlan plan;  ///< engines share it through an aliasing pointer to the entry
   bool done = false;
 
@@ -183,7 +183,7 @@ void BundleDispatcher::dispatch_thread() {
 
     // The record is built in place among the records, which count it once it retires.
     std::shared_ptr<InFlight> f = new_in_flight();
-    BundleRecord& rec = m_records.emplace_back();
+    BundleRecord& rec = m_records.append();
     f->record = &rec;
     rec.id = m_next_id++;
     rec.op = fetched->op();

@@ -39,16 +39,51 @@ struct BundleRecord {
   std::vector<std::string> skipped_checks;
 };
 
+/// Bundle records in blocks of many: a record never moves once appended (an in-flight bundle
+/// builds its own in place), and a block is allocated once per kBlockRecords records, where a
+/// deque of records this size allocates one per two.
+class RecordLog {
+ public:
+  BundleRecord& append() {
+    if (m_size % kBlockRecords == 0) m_blocks.push_back(std::make_unique<BundleRecord[]>(kBlockRecords));
+    return (*this)[m_size++];
+  }
+  BundleRecord& operator[](std::size_t i) { return m_blocks[i / kBlockRecords][i % kBlockRecords]; }
+  const BundleRecord& operator[](std::size_t i) const { return m_blocks[i / kBlockRecords][i % kBlockRecords]; }
+
+ private:
+  static constexpr std::size_t kBlockRecords = 64;
+  std::vector<std::unique_ptr<BundleRecord[]>> m_blocks;
+  std::size_t m_size = 0;
+};
+
 /// The records of the retired bundles, in program order.
 class RetiredRecords {
  public:
-  RetiredRecords(const std::deque<BundleRecord>& records, std::size_t count) : m_records(records), m_count(count) {}
-  std::deque<BundleRecord>::const_iterator begin() const { return m_records.begin(); }
-  std::deque<BundleRecord>::const_iterator end() const { return begin() + static_cast<std::ptrdiff_t>(m_count); }
+  class Iterator {
+   public:
+    Iterator(const RecordLog& log, std::size_t index) : m_log(&log), m_index(index) {}
+    const BundleRecord& operator*() const { return (*m_log)[m_index]; }
+    const BundleRecord* operator->() const { return &(*m_log)[m_index]; }
+    Iterator& operator++() {
+      ++m_index;
+      return *this;
+    }
+    bool operator==(const Iterator& o) const { return m_index == o.m_index; }
+    bool operator!=(const Iterator& o) const { return m_index != o.m_index; }
+
+   private:
+    const RecordLog* m_log;
+    std::size_t m_index;
+  };
+
+  RetiredRecords(const RecordLog& records, std::size_t count) : m_records(records), m_count(count) {}
+  Iterator begin() const { return {m_records, 0}; }
+  Iterator end() const { return {m_records, m_count}; }
   std::size_t size() const { return m_count; }
 
  private:
-  const std::deque<BundleRecord>& m_records;
+  const RecordLog& m_records;
   std::size_t m_count;
 };
 
@@ -148,8 +183,7 @@ class BundleDispatcher : public sc_core::sc_module {
   sc_core::sc_event m_progress;  ///< a command completed or retired
   bool m_awaiting_progress = false;
   /// Every dispatched bundle's, in program order: the first m_retired_records are the retired ones'.
-  /// A deque: long runs append without moving old records, and a record in flight stays put.
-  std::deque<BundleRecord> m_records;
+  RecordLog m_records;
   std::size_t m_retired_records = 0;
   DispatcherStats m_stats;
   std::uint64_t m_next_id = 0;
