@@ -2,6 +2,7 @@
 #include "engines/dispatcher/bundle_dispatcher.h"
 
 #include <algorithm>
+#include <deque>
 #include <utility>
 
 #include "engines/common/address_map.h"

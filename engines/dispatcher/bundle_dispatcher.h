@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +17,7 @@
 
 #include "engines/common/clocked.h"
 #include "engines/common/engine_command.h"
+#include "engines/dispatcher/ring_queue.h"
 #include "model/exec/program_front_end.h"
 #include "model/params/platform_params.h"
 #include "model/plan/payload_reader.h"
@@ -167,8 +167,8 @@ class BundleDispatcher : public sc_core::sc_module {
   std::vector<unsigned> m_pending_reads;
   std::vector<model::DestinationRequest> m_requests;  ///< the current bundle's; kept to reuse its storage
   std::vector<model::TileRef> m_names;                ///< their names once placed; likewise
-  std::deque<std::shared_ptr<InFlight>> m_reorder;        ///< dispatched, not yet retired, program order
-  std::deque<std::shared_ptr<InFlight>> m_queues[2];      ///< per engine issue queue
+  RingQueue<std::shared_ptr<InFlight>> m_reorder;         ///< dispatched, not yet retired, program order
+  RingQueue<std::shared_ptr<InFlight>> m_queues[2];       ///< per engine issue queue
   std::vector<std::shared_ptr<InFlight>> m_retired;       ///< retired entries, for reuse (new_in_flight)
   bool m_engine_busy[2] = {false, false};
   /// Per engine: the cycle it last ran out of work (idle, queue empty). Nothing gives an engine
