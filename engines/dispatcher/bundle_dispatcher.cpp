@@ -2,7 +2,6 @@
 #include "engines/dispatcher/bundle_dispatcher.h"
 
 #include <algorithm>
-#include <deque>
 #include <utility>
 
 #include "engines/common/address_map.h"
@@ -78,7 +77,9 @@ class BundleDispatcher::DebugReader : public model::IPayloadReader {
   };
   tlm_utils::simple_initiator_socket<BundleDispatcher>& m_socket;
   const model::TileState& m_state;
-  mutable std::deque<Entry> m_cache;
+  /// A vector: a move of an entry leaves its bytes where they are, so fragments handed out stay
+  /// valid, and clearing an empty one (every timing-only bundle) costs nothing.
+  mutable std::vector<Entry> m_cache;
 };
 
 BundleDispatcher::BundleDispatcher(sc_core::sc_module_name name, const model::DispatchParams& params,
