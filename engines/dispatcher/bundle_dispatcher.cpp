@@ -26,7 +26,7 @@ int engine_index(model::Engine e) { return e == model::Engine::Sfu ? 0 : 1; }
 
 /// A dispatched bundle on its way to retirement.
 struct BundleDispatcher::InFlight {
-  BundleRecord* record = nullptr;  ///< in m_records, where it is built (a deque: it stays put)
+  BundleRecord* record = nullptr;  ///< in m_records, where it is built (records never move)
   model::ExecPlan plan;  ///< engines share it through an aliasing pointer to the entry
   bool done = false;
 
@@ -77,7 +77,9 @@ class BundleDispatcher::DebugReader : public model::IPayloadReader {
   };
   tlm_utils::simple_initiator_socket<BundleDispatcher>& m_socket;
   const model::TileState& m_state;
-  mutable std::deque<Entry> m_cache;
+  /// A vector: a move of an entry leaves its bytes where they are, so fragments handed out stay
+  /// valid, and clearing an empty one (every timing-only bundle) costs nothing.
+  mutable std::vector<Entry> m_cache;
 };
 
 BundleDispatcher::BundleDispatcher(sc_core::sc_module_name name, const model::DispatchParams& params,
@@ -183,7 +185,7 @@ void BundleDispatcher::dispatch_thread() {
 
     // The record is built in place among the records, which count it once it retires.
     std::shared_ptr<InFlight> f = new_in_flight();
-    BundleRecord& rec = m_records.emplace_back();
+    BundleRecord& rec = m_records.append();
     f->record = &rec;
     rec.id = m_next_id++;
     rec.op = fetched->op();

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +17,7 @@
 
 #include "engines/common/clocked.h"
 #include "engines/common/engine_command.h"
+#include "engines/dispatcher/ring_queue.h"
 #include "model/exec/program_front_end.h"
 #include "model/params/platform_params.h"
 #include "model/plan/payload_reader.h"
@@ -39,16 +39,51 @@ struct BundleRecord {
   std::vector<std::string> skipped_checks;
 };
 
+/// Bundle records in blocks of many: a record never moves once appended (an in-flight bundle
+/// builds its own in place), and a block is allocated once per kBlockRecords records, where a
+/// deque of records this size allocates one per two.
+class RecordLog {
+ public:
+  BundleRecord& append() {
+    if (m_size % kBlockRecords == 0) m_blocks.push_back(std::make_unique<BundleRecord[]>(kBlockRecords));
+    return (*this)[m_size++];
+  }
+  BundleRecord& operator[](std::size_t i) { return m_blocks[i / kBlockRecords][i % kBlockRecords]; }
+  const BundleRecord& operator[](std::size_t i) const { return m_blocks[i / kBlockRecords][i % kBlockRecords]; }
+
+ private:
+  static constexpr std::size_t kBlockRecords = 64;
+  std::vector<std::unique_ptr<BundleRecord[]>> m_blocks;
+  std::size_t m_size = 0;
+};
+
 /// The records of the retired bundles, in program order.
 class RetiredRecords {
  public:
-  RetiredRecords(const std::deque<BundleRecord>& records, std::size_t count) : m_records(records), m_count(count) {}
-  std::deque<BundleRecord>::const_iterator begin() const { return m_records.begin(); }
-  std::deque<BundleRecord>::const_iterator end() const { return begin() + static_cast<std::ptrdiff_t>(m_count); }
+  class Iterator {
+   public:
+    Iterator(const RecordLog& log, std::size_t index) : m_log(&log), m_index(index) {}
+    const BundleRecord& operator*() const { return (*m_log)[m_index]; }
+    const BundleRecord* operator->() const { return &(*m_log)[m_index]; }
+    Iterator& operator++() {
+      ++m_index;
+      return *this;
+    }
+    bool operator==(const Iterator& o) const { return m_index == o.m_index; }
+    bool operator!=(const Iterator& o) const { return m_index != o.m_index; }
+
+   private:
+    const RecordLog* m_log;
+    std::size_t m_index;
+  };
+
+  RetiredRecords(const RecordLog& records, std::size_t count) : m_records(records), m_count(count) {}
+  Iterator begin() const { return {m_records, 0}; }
+  Iterator end() const { return {m_records, m_count}; }
   std::size_t size() const { return m_count; }
 
  private:
-  const std::deque<BundleRecord>& m_records;
+  const RecordLog& m_records;
   std::size_t m_count;
 };
 
@@ -132,8 +167,8 @@ class BundleDispatcher : public sc_core::sc_module {
   std::vector<unsigned> m_pending_reads;
   std::vector<model::DestinationRequest> m_requests;  ///< the current bundle's; kept to reuse its storage
   std::vector<model::TileRef> m_names;                ///< their names once placed; likewise
-  std::deque<std::shared_ptr<InFlight>> m_reorder;        ///< dispatched, not yet retired, program order
-  std::deque<std::shared_ptr<InFlight>> m_queues[2];      ///< per engine issue queue
+  RingQueue<std::shared_ptr<InFlight>> m_reorder;         ///< dispatched, not yet retired, program order
+  RingQueue<std::shared_ptr<InFlight>> m_queues[2];       ///< per engine issue queue
   std::vector<std::shared_ptr<InFlight>> m_retired;       ///< retired entries, for reuse (new_in_flight)
   bool m_engine_busy[2] = {false, false};
   /// Per engine: the cycle it last ran out of work (idle, queue empty). Nothing gives an engine
@@ -148,8 +183,7 @@ class BundleDispatcher : public sc_core::sc_module {
   sc_core::sc_event m_progress;  ///< a command completed or retired
   bool m_awaiting_progress = false;
   /// Every dispatched bundle's, in program order: the first m_retired_records are the retired ones'.
-  /// A deque: long runs append without moving old records, and a record in flight stays put.
-  std::deque<BundleRecord> m_records;
+  RecordLog m_records;
   std::size_t m_retired_records = 0;
   DispatcherStats m_stats;
   std::uint64_t m_next_id = 0;

@@ -407,7 +407,8 @@ class CubePreflight {
   }
 
   /// A CUBE primary (TileMatrixLocalPrimaryInfoLegal): a consistent CELL descriptor in Matrix.
-  static Status expect_cube(const SourceOperand& s, const char* role) {
+  Status expect_cube(const SourceOperand& s, const char* role) const {
+    if (s.desc.location == Location::Matrix && m_s.slot(s.slot).installed_legal(s.desc)) return std::nullopt;
     const auto problem = descriptor_problem(s.desc);
     if (s.desc.location == Location::Matrix && !problem) return std::nullopt;
     return not_cube(s, role, problem);

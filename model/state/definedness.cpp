@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/state/definedness.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ptosim::model {
@@ -15,24 +16,29 @@ std::uint64_t word_mask(unsigned lo, unsigned hi) {
 
 }  // namespace
 
-void Definedness::define_prefix(std::uint64_t n) {
-  m_clear_pending = false;
+std::uint64_t Definedness::prefix_word(std::uint64_t w) const {
+  const std::uint64_t full = m_prefix / 64;
+  if (w < full) return ~std::uint64_t{0};
+  if (w == full && (m_prefix & 63)) return word_mask(0, static_cast<unsigned>(m_prefix & 63));
+  return 0;
+}
+
+void Definedness::write_words() {
+  if (!m_prefix_only) return;
+  m_prefix_only = false;
+  m_words.resize((m_size + 63) / 64);
   if (m_words.empty()) return;
   // Byte patterns: memset beats a word loop on tiles of thousands of elements.
   std::uint64_t* const words = m_words.data();
-  std::uint64_t w = n / 64;
+  std::uint64_t w = m_prefix / 64;
   std::memset(words, 0xFF, w * sizeof(std::uint64_t));
-  if (n & 63) words[w++] = word_mask(0, static_cast<unsigned>(n & 63));
+  if (m_prefix & 63) words[w++] = word_mask(0, static_cast<unsigned>(m_prefix & 63));
   std::memset(words + w, 0, (m_words.size() - w) * sizeof(std::uint64_t));
-}
-
-void Definedness::clear_if_pending() {
-  if (m_clear_pending) define_prefix(0);
 }
 
 bool Definedness::operator==(const Definedness& o) const {
   if (m_size != o.m_size) return false;
-  for (std::uint64_t w = 0; w < m_words.size(); ++w)
+  for (std::uint64_t w = 0; w < (m_size + 63) / 64; ++w)
     if (word(w) != o.word(w)) return false;
   return true;
 }
@@ -63,10 +69,10 @@ void Definedness::set_range(std::uint64_t begin, std::uint64_t end) {
 
 void Definedness::set_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) {
   const std::uint64_t n = std::uint64_t{rows} * stride;
-  if (cols == stride && m_clear_pending && n <= m_size) {
-    define_prefix(n);  // whole rows of a cleared fragment (a new result): every word written once
+  if (cols == stride && m_prefix_only && n <= m_size) {
+    m_prefix = std::max(m_prefix, n);  // whole rows from the start: the bits stay a prefix
   } else {
-    clear_if_pending();
+    write_words();
     if (cols == stride) {
       set_range(0, n);
     } else {
@@ -79,7 +85,10 @@ void Definedness::set_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t
 
 bool Definedness::scan_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const {
   bool defined = std::uint64_t{rows} * stride <= m_size;
-  if (defined && cols == stride) {
+  if (defined && m_prefix_only) {
+    // No element of the rectangle lies past its last one, [rows - 1, cols - 1].
+    defined = rows == 0 || cols == 0 || std::uint64_t{rows - 1} * stride + cols <= m_prefix;
+  } else if (defined && cols == stride) {
     defined = range_set(0, std::uint64_t{rows} * stride);
   } else {
     for (std::uint32_t r = 0; r < rows && defined; ++r)

@@ -14,18 +14,31 @@ class Definedness {
   /// `count` elements, all defined or all undefined.
   Definedness(std::uint64_t count, bool defined) { assign(count, defined); }
 
+  Definedness(const Definedness&) = default;
+  Definedness(Definedness&&) = default;
+  Definedness& operator=(Definedness&&) = default;
+  /// Copies no words while the bits are a prefix: completion copies each result's definedness
+  /// to every PE.
+  Definedness& operator=(const Definedness& o) {
+    m_size = o.m_size;
+    m_prefix_only = o.m_prefix_only;
+    m_prefix = o.m_prefix;
+    m_cache = o.m_cache;
+    if (!m_prefix_only) m_words = o.m_words;
+    return *this;
+  }
+
   void assign(std::uint64_t count, bool defined) {
     // Inline: allocation clears every new tile on every PE.
     m_cache.valid = false;
     m_size = count;
-    m_words.resize((count + 63) / 64);
-    m_clear_pending = !defined;
-    if (defined) define_prefix(count);
+    m_prefix_only = true;
+    m_prefix = defined ? count : 0;
   }
   std::uint64_t size() const { return m_size; }
   bool test(std::uint64_t i) const { return (word(i >> 6) >> (i & 63)) & 1U; }
   void set(std::uint64_t i, bool defined) {
-    clear_if_pending();
+    write_words();
     const std::uint64_t bit = std::uint64_t{1} << (i & 63);
     m_words[i >> 6] = defined ? (m_words[i >> 6] | bit) : (m_words[i >> 6] & ~bit);
     m_cache.valid = false;
@@ -49,11 +62,11 @@ class Definedness {
   bool operator!=(const Definedness& o) const { return !(*this == o); }
 
  private:
-  /// Sets bits [0, n) and clears the rest, n <= m_size.
-  void define_prefix(std::uint64_t n);
-  std::uint64_t word(std::uint64_t w) const { return m_clear_pending ? 0 : m_words[w]; }
+  std::uint64_t word(std::uint64_t w) const { return m_prefix_only ? prefix_word(w) : m_words[w]; }
+  /// Word `w` of the bits while they are m_prefix set bits.
+  std::uint64_t prefix_word(std::uint64_t w) const;
   /// Makes m_words hold the bits before they are changed in place.
-  void clear_if_pending();
+  void write_words();
   /// rect_defined without the cache, caching its answer.
   bool scan_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const;
   /// True when bits [begin, end) are all set.
@@ -66,10 +79,11 @@ class Definedness {
 
   std::uint64_t m_size = 0;
   std::vector<std::uint64_t> m_words;
-  // Every bit is 0 and m_words, of the right length, is not yet cleared: assign(count, false)
-  // defers the clearing, as allocation clears every new tile on each PE and completion rewrites
-  // the words right after.
-  bool m_clear_pending = false;
+  // While set, bits [0, m_prefix) are defined, the rest undefined, and m_words (of any length)
+  // does not hold them: allocation clears every new tile on each PE and completion defines whole
+  // rows of it, so most fragments never need their words written.
+  bool m_prefix_only = false;
+  std::uint64_t m_prefix = 0;  ///< <= m_size
   // The last rect_defined answer (or the rectangle set_rect just defined): a source is checked on
   // every bundle that reads it.
   struct Cache {

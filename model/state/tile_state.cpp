@@ -145,15 +145,23 @@ void TileState::allocate_checked(const std::vector<DestinationRequest>& requests
       for (TileRef& earlier : names)
         if (earlier.hand() == req.hand) earlier.index = static_cast<std::uint16_t>(earlier.index + 1);
     }
-    install_local(index, req.desc);
+    place_local(index, req.desc, true);  // checked by check_allocation, or by its caller (desc_checked)
     names.push_back(TileRef::local(index));
   }
 }
 
 void TileState::install_local(unsigned index, const TileDescriptor& desc) {
+  place_local(index, desc, !descriptor_problem(desc));
+}
+
+void TileState::place_local(unsigned index, const TileDescriptor& desc, bool legal) {
   LocalTile& t = local(index);
   t.allocated = true;
   t.desc = desc;
+  if (legal)
+    t.legal_desc = desc;
+  else
+    t.legal_desc.reset();
   for (int pe = 0; pe < kPeCount; ++pe) t.defined[pe].assign(desc.pe_mask.has(pe) ? desc.element_count() : 0, false);
 }
 

@@ -48,6 +48,13 @@ struct LocalTile {
   bool allocated = false;
   TileDescriptor desc;
   std::array<Definedness, kPeCount> defined;  ///< meaningful for PEs in desc.pe_mask
+  /// The descriptor installed, when it was legal (descriptor_problem found nothing): CUBE
+  /// preflight checks its sources' descriptors on every bundle, and one still equal to it needs
+  /// no second check.
+  std::optional<TileDescriptor> legal_desc;
+
+  /// `d` is the descriptor installed here and found legal then.
+  bool installed_legal(const TileDescriptor& d) const { return legal_desc && *legal_desc == d; }
 
   bool element_defined(int pe, std::uint32_t r, std::uint32_t c) const {
     return defined[pe].test(std::uint64_t{r} * desc.cols + c);
@@ -153,6 +160,8 @@ class TileState {
     PeMask mask;
     std::uint32_t bytes = 0;
   };
+  /// install_local for a descriptor whose legality the caller knows.
+  void place_local(unsigned index, const TileDescriptor& desc, bool legal);
   /// Re-charges the tiles marked by mutable access since the last capacity query.
   void reconcile_capacity() const;
   /// check_allocation of requests[0, count).

@@ -142,6 +142,22 @@ TEST_CASE("ptosim exec: a zero-mask bundle is a strict no-op even on unallocated
   CHECK(out["tiles"].empty());
 }
 
+TEST_CASE("ptosim run: records of a program longer than a record block count and report every bundle", "[cli]") {
+  // 150 bundles fill two blocks of records and part of a third; the last one faults.
+  std::ostringstream p;
+  p << ".tile T#1 FP32 cols=8 capacity=256 valid=4x8\n.random T#1 seed=1\n";
+  for (int i = 0; i < 149; ++i)
+    p << "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOT T#1, mask=1111, last, ->U<1>\nBSTOP\n";
+  p << "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOT N#5, mask=1111, last, ->U<1>\nBSTOP\n";
+  const ptosim::test::RunResult r = ptosim::test::run_program("record_blocks", p.str(), "--timing-only");
+  INFO(r.out << r.err);
+  CHECK(r.status == 1);
+  CHECK(r.out.find("149 committed, 0 no-op, 1 faulted") != std::string::npos);
+  CHECK(r.out.find(":748:1: TROWSUM: Fault_TileLegality: source N#5 is not allocated") != std::string::npos);
+  CHECK(r.stats["bundles"]["total"] == 150);
+  CHECK(r.stats["bundles"]["committed"] == 149);
+}
+
 TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never a crash", "[cli]") {
   SECTION("malformed program text: file:line:column") {
     const std::string prog = write_file("bad.pto", "; comment\n.tile T#1 FP32 cols=4 valid=1x4\nBSTART.SFU TROWSUM, FP32\nB.DIM zero, 4, ->LB7\nBSTOP\n");

@@ -445,6 +445,35 @@ TEST_CASE("CUBE preflight: Local matrix operands", "[cube]") {
   }
 }
 
+TEST_CASE("CUBE preflight: a source descriptor is checked again unless it is the one installed legal", "[cube]") {
+  FormSpec acc;
+  acc.op = Operation::TMATMUL_ACC;
+  acc.m = acc.n = acc.k = 2;
+  // Installed legal, then changed in place: no longer the descriptor installed, so it is checked.
+  {
+    Machine mc;
+    const std::string text = setup(mc, acc);
+    CHECK(mc.m.state().local(0).installed_legal(mc.m.state().local(0).desc));
+    mc.m.state().local(0).desc.capacity_bytes = 64;  // T#1 (A)
+    mc.reject(text, kLegality, "A T#1 descriptor: CELL bytes exceed the capacity");
+  }
+  // Installed illegal: nothing is remembered as legal.
+  {
+    Machine mc;
+    const std::string text = setup(mc, acc);
+    TileDescriptor bad_cells = mc.m.state().local(0).desc;
+    bad_cells.capacity_bytes = 64;
+    mc.install("T#1", bad_cells, fill(0));
+    CHECK_FALSE(mc.m.state().local(0).installed_legal(bad_cells));
+    mc.reject(text, kLegality, "A T#1 descriptor: CELL bytes exceed the capacity");
+  }
+  // A result is placed as legal: C of the next accumulation passes on that alone.
+  Machine mc;
+  const std::string text = setup(mc, acc);
+  const auto d = mc.commit(text);
+  CHECK(mc.m.state().local(d[0]).installed_legal(mc.desc(d[0])));
+}
+
 TEST_CASE("CUBE preflight: invalid input encodings", "[cube]") {
   {
     Machine mc;

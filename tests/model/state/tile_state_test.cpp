@@ -367,3 +367,38 @@ TEST_CASE("Definedness cleared over defined bits reads undefined everywhere unti
     CHECK(rect == bits);
   }
 }
+
+TEST_CASE("Definedness kept as a defined prefix answers exactly as one written bit by bit", "[state]") {
+  // 10 rows of stride 10; prefixes ending mid-row, on a row, mid-word and on a word boundary.
+  for (const std::uint64_t length : {0ULL, 7ULL, 30ULL, 64ULL, 65ULL, 100ULL}) {
+    Definedness prefix(100, false);  // the bits stay a prefix: no word is written
+    if (length == 100) prefix.assign(100, true);
+    if (length % 10 == 0 && length < 100) prefix.set_rect(static_cast<std::uint32_t>(length / 10), 10, 10);
+    if (length % 10 != 0) {  // rows of stride 1: a longer rectangle, then a shorter one inside it
+      prefix.set_rect(static_cast<std::uint32_t>(length), 1, 1);
+      prefix.set_rect(1, 1, 1);
+    }
+    Definedness written(100, false);
+    for (std::uint64_t i = 0; i < length; ++i) written.set(i, true);
+    CHECK(prefix == written);
+    for (std::uint64_t i = 0; i < 100; ++i) CHECK(prefix.test(i) == (i < length));
+    for (std::uint32_t rows = 0; rows <= 11; ++rows)
+      for (std::uint32_t cols = 0; cols <= 10; ++cols) {
+        const Definedness fresh_prefix = prefix, fresh_written = written;  // no cached answers
+        CHECK(fresh_prefix.rect_defined(rows, cols, 10) == fresh_written.rect_defined(rows, cols, 10));
+        CHECK(prefix.first_undefined_in_rect(rows, cols, 10) == written.first_undefined_in_rect(rows, cols, 10));
+      }
+    // Assigned over written words, the prefix is what counts; a later write starts from it.
+    Definedness copy(100, false);
+    copy.set(99, true);
+    copy = prefix;
+    CHECK(copy == written);
+    copy.set(99, true);
+    written.set(99, true);
+    CHECK(copy == written);
+    // A partial rectangle writes the words first.
+    Definedness partial = prefix;
+    partial.set_rect(10, 3, 10);
+    for (std::uint64_t i = 0; i < 100; ++i) CHECK(partial.test(i) == (i < length || i % 10 < 3));
+  }
+}
