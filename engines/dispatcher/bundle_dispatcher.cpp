@@ -123,7 +123,7 @@ void BundleDispatcher::await_progress() {
 
 void BundleDispatcher::signal_progress() {
   // Every waiter re-checks its condition before it waits, so a notification nobody awaits can go.
-  if (m_awaiting_progress) m_progress.notify(sc_core::SC_ZERO_TIME);
+  if (m_awaiting_progress) m_progress.notify();
 }
 
 template <typename Pred>
@@ -262,7 +262,7 @@ void BundleDispatcher::dispatch_thread() {
     m_queues[e].push_back(std::move(f));
     m_trace_queue[e].set(m_queues[e].size(), Clocked::now_ps);
     m_trace_reorder.set(m_reorder.size(), Clocked::now_ps);
-    m_queue_event[e].notify(sc_core::SC_ZERO_TIME);
+    m_queue_event[e].notify();  // immediate: the issue thread checks its queue before it waits
   }
   set_state(State::Drain);
   while (!m_reorder.empty()) await_progress();
