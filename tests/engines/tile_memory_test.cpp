@@ -68,6 +68,15 @@ struct Probe : sc_core::sc_module {
   void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) { invalidated.emplace_back(start, end); }
 };
 
+// Makes `gp` a plain write of `len` bytes from `data` to `address`.
+void prepare_write(tlm::tlm_generic_payload& gp, std::uint64_t address, std::uint8_t* data, unsigned len) {
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_address(address);
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  gp.set_streaming_width(len);
+}
+
 const model::ClockParams kClock{1000};
 const model::MemoryParams kOnePort{16, 64, 1, 64, 2};
 
@@ -81,11 +90,7 @@ TEST_CASE("TileMemory: data round trip with debug transport and address errors",
 
   std::uint8_t out[4] = {1, 2, 3, 4}, in[4] = {};
   tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_WRITE_COMMAND);
-  gp.set_address(1024 + 8);
-  gp.set_data_ptr(out);
-  gp.set_data_length(4);
-  gp.set_streaming_width(4);
+  prepare_write(gp, 1024 + 8, out, 4);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   probe.socket->b_transport(gp, delay);
   CHECK(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
@@ -498,11 +503,7 @@ TEST_CASE("TileMemory: instances that mirror book exactly what separate memories
   const auto write_pe2 = [&](Probe& probe, std::uint64_t address) {
     std::uint8_t bytes[256] = {};
     tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(address);
-    gp.set_data_ptr(bytes);
-    gp.set_data_length(256);
-    gp.set_streaming_width(256);
+    prepare_write(gp, address, bytes, 256);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     probe.socket->b_transport(gp, delay);
     REQUIRE(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
