@@ -166,21 +166,23 @@ void TileEngine::execute(EngineCommand& cmd) {
   // The datapath works on the operands in place; their traffic is timed per PE (each PE's Local
   // memory is its own) and once per Shared operand, all streams starting with the command (the
   // layout of m_streams is in the header).
+  // A PE's reads and writes go to its Local memory, the Shared reads to the Shared memory; the
+  // layout depends only on how many PEs take part.
   const std::size_t n_streams = 2 * n_pes + 1;
-  if (m_streams.size() != n_streams)
-    m_streams.assign(n_streams, model::BurstStream(model::BurstPacer(m_clock.period().value(), m_stream.outstanding_requests)));
-  // A PE's reads and writes go to its Local memory, the Shared reads to the Shared memory. When
-  // every PE takes part, their Local streams are alike: only the first PE's are built, the others
-  // are placeholders for copies of them.
   MemoryStreams& local = m_memories[0];
+  if (m_streams.size() != n_streams) {
+    m_streams.assign(n_streams, model::BurstStream(model::BurstPacer(m_clock.period().value(), m_stream.outstanding_requests)));
+    local.streams.clear();
+    for (std::size_t k = 0; k < n_pes; ++k) {
+      local.streams.push_back(&m_streams[k]);
+      local.streams.push_back(&m_streams[n_pes + 1 + k]);
+    }
+    m_memories[1].streams.assign(1, &m_streams[n_pes]);
+  }
+  // When every PE takes part, their Local streams are alike: only the first PE's are built, the
+  // others are placeholders for copies of them.
   local.copies = n_pes == model::kPeCount && n_pes > 1;
   const std::size_t built = local.copies ? 1 : n_pes;
-  local.streams.clear();
-  for (std::size_t k = 0; k < n_pes; ++k) {
-    local.streams.push_back(&m_streams[k]);
-    local.streams.push_back(&m_streams[n_pes + 1 + k]);
-  }
-  m_memories[1].streams.assign(1, &m_streams[n_pes]);
   const std::uint64_t now = start.value();
   const auto start_stream = [&](model::BurstStream& s, bool write) {
     s.write = write;

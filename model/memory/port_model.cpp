@@ -18,8 +18,13 @@ void MemoryPortModel::insert_in_order(std::vector<Booking>& cal, const Booking& 
              booking);
 }
 
+std::vector<MemoryPortModel::Booking>::const_iterator MemoryPortModel::first_live(const std::vector<Booking>& cal,
+                                                                                 std::uint64_t now) {
+  return std::partition_point(cal.begin(), cal.end(), [now](const Booking& b) { return b.end <= now; });
+}
+
 void MemoryPortModel::forget_before(std::vector<Booking>& cal, std::uint64_t now) {
-  cal.erase(cal.begin(), std::partition_point(cal.begin(), cal.end(), [now](const Booking& b) { return b.end <= now; }));
+  cal.erase(cal.cbegin(), first_live(cal, now));
 }
 
 void MemoryPortModel::Counts::add(const Counts& from, const Counts& to) {
@@ -34,14 +39,11 @@ void MemoryPortModel::Counts::add(const Counts& from, const Counts& to) {
 
 bool MemoryPortModel::same_bookings_from(std::uint64_t now, const MemoryPortModel& other) const {
   // Nothing arrives before now, so a booking that ended by then can neither delay an access nor
-  // share its start (ends are sorted like starts: a port's bookings never overlap).
-  const auto live = [now](const std::vector<Booking>& cal) {
-    return std::partition_point(cal.begin(), cal.end(), [now](const Booking& b) { return b.end <= now; });
-  };
+  // share its start.
   for (std::size_t p = 0; p < m_calendar.size(); ++p) {
     const auto& a = m_calendar[p];
     const auto& b = other.m_calendar[p];
-    if (!std::equal(live(a), a.end(), live(b), b.end())) return false;
+    if (!std::equal(first_live(a, now), a.end(), first_live(b, now), b.end())) return false;
   }
   return true;
 }

@@ -72,6 +72,9 @@ class MemoryPortModel {
   void insert(std::vector<Booking>& cal, std::uint64_t now, const Booking& booking);
   static void insert_in_order(std::vector<Booking>& cal, const Booking& booking);
   static void forget_before(std::vector<Booking>& cal, std::uint64_t now);
+  /// The first booking of `cal` that has not ended by cycle `now` (ends are sorted like starts: a
+  /// port's bookings never overlap).
+  static std::vector<Booking>::const_iterator first_live(const std::vector<Booking>& cal, std::uint64_t now);
 
   MemoryParams m_params;
   InvariantDivisor m_port_width;  ///< bytes per cycle
