@@ -19,20 +19,22 @@ class RingQueue {
 
   void push_back(T item) {
     if (m_size == m_items.size()) grow();
-    m_items[(m_head + m_size) % m_items.size()] = std::move(item);
+    m_items[wrap(m_head + m_size)] = std::move(item);
     ++m_size;
   }
   /// Leaves a default T in the freed place, releasing what the front held.
   void pop_front() {
     m_items[m_head] = T();
-    m_head = (m_head + 1) % m_items.size();
+    m_head = wrap(m_head + 1);
     --m_size;
   }
 
  private:
+  /// Position `i` on the ring (its size is a power of two: 8, doubled).
+  std::size_t wrap(std::size_t i) const { return i & (m_items.size() - 1); }
   void grow() {
     std::vector<T> items(m_items.empty() ? 8 : 2 * m_items.size());
-    for (std::size_t i = 0; i < m_size; ++i) items[i] = std::move(m_items[(m_head + i) % m_items.size()]);
+    for (std::size_t i = 0; i < m_size; ++i) items[i] = std::move(m_items[wrap(m_head + i)]);
     m_items = std::move(items);
     m_head = 0;
   }

@@ -21,7 +21,6 @@ struct Encoding {
   unsigned width_bits = 32;  ///< 16, 32, 48 or 64
 
   bool operator==(const Encoding& o) const { return bits == o.bits && width_bits == o.width_bits; }
-  bool operator!=(const Encoding& o) const { return !(*this == o); }
 };
 
 /// Length of the instruction unit whose first halfword is `first_halfword`, from its low nibble
@@ -34,8 +33,8 @@ unsigned unit_length_bits(std::uint16_t first_halfword);
 /// destination, B.DIM ->LB3). Reserved-but-representable values (B.DIM r24, SizeCode 11, ...)
 /// encode; validate() rejects them.
 Result<Encoding> encode(const InstructionBody& body);
-/// encode(body) without the fault text: the word, or nothing. validate() and the front end's
-/// decode cache ask it of every instruction they see.
+/// encode(body) without the fault text: the word, or nothing. validate() asks it of every
+/// instruction it sees.
 std::optional<Encoding> encoding(const InstructionBody& body);
 
 /// Decodes one instruction unit. Precondition: width_bits == unit_length_bits(bits & 0xFFFF) and

@@ -14,11 +14,12 @@ class Definedness {
   /// `count` elements, all defined or all undefined.
   Definedness(std::uint64_t count, bool defined) { assign(count, defined); }
 
-  Definedness(const Definedness&) = default;
+  /// Copies no words while the bits are a prefix: completion copies each result's definedness
+  /// to every PE. Copies keep the cached answer: it depends on the bits alone, so a result's
+  /// definedness copied into every PE is checked without a scan when a later bundle reads it.
+  Definedness(const Definedness& o) { *this = o; }
   Definedness(Definedness&&) = default;
   Definedness& operator=(Definedness&&) = default;
-  /// Copies no words while the bits are a prefix: completion copies each result's definedness
-  /// to every PE.
   Definedness& operator=(const Definedness& o) {
     m_size = o.m_size;
     m_prefix_only = o.m_prefix_only;
@@ -56,8 +57,6 @@ class Definedness {
   /// The first undefined element of the rectangle in row-major order (index), or size() if none.
   std::uint64_t first_undefined_in_rect(std::uint32_t rows, std::uint32_t cols, std::uint32_t stride) const;
 
-  // Copies keep the cached answer: it depends on the bits alone, so a result's definedness copied
-  // into every PE is checked without a scan when a later bundle reads it.
   bool operator==(const Definedness& o) const;
   bool operator!=(const Definedness& o) const { return !(*this == o); }
 
