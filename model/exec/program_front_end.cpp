@@ -3,7 +3,9 @@
 
 namespace ptosim::model {
 
-ProgramFrontEnd::ProgramFrontEnd(std::vector<Instruction> program) : m_program(std::move(program)) {}
+ProgramFrontEnd::ProgramFrontEnd(std::vector<Instruction> program) : m_program(std::move(program)) {
+  m_recent.reserve(kRecentBlocks);  // a lent bundle stays where it is until the next call
+}
 
 std::optional<FetchedBundle> ProgramFrontEnd::next() {
   std::optional<FetchedBundle> item;  // every path returns it: built in place, never moved
@@ -26,7 +28,7 @@ std::optional<FetchedBundle> ProgramFrontEnd::next() {
       fetched.bundle = &m_decoded;
       // Only a block read from between blocks to its BSTOP stands alone (one ended by the next
       // BSTART leaves that block open).
-      if (between_blocks && !m_builder.active()) remember(first);
+      if (between_blocks && !m_builder.active()) fetched.bundle = remember(first);
       return item;
     }
   }
@@ -38,10 +40,10 @@ std::optional<FetchedBundle> ProgramFrontEnd::next() {
 
 bool ProgramFrontEnd::replay(FetchedBundle& item) {
   for (DecodedBlock& block : m_recent) {
-    const std::size_t n = block.bodies.size();
+    const std::size_t n = block.count;
     if (n > m_program.size() - m_pos) continue;
     std::size_t i = 0;
-    while (i < n && m_program[m_pos + i].body == block.bodies[i]) ++i;
+    while (i < n && m_program[m_pos + i].body == m_program[block.first + i].body) ++i;
     if (i < n) continue;
     block.bundle.loc = m_program[m_pos + block.start_offset].loc;
     block.bundle.index = m_builder.count_replayed_block();
@@ -53,20 +55,20 @@ bool ProgramFrontEnd::replay(FetchedBundle& item) {
   return false;
 }
 
-void ProgramFrontEnd::remember(std::size_t first) {
-  DecodedBlock block;
+const Bundle* ProgramFrontEnd::remember(std::size_t first) {
+  // The oldest block makes room: a loop body's blocks come round again in order.
+  if (m_recent.size() < kRecentBlocks) m_recent.emplace_back();
+  DecodedBlock& block = m_recent[m_oldest];
+  m_oldest = (m_oldest + 1) % kRecentBlocks;
+  block.first = first;
+  block.count = m_pos - first;
+  block.start_offset = 0;
   for (std::size_t i = first; i < m_pos; ++i) {
     const InstructionBody& body = m_program[i].body;
     if (std::holds_alternative<BStartTepl>(body) || std::holds_alternative<BStartCube>(body)) block.start_offset = i - first;
-    block.bodies.push_back(body);
   }
-  block.bundle = m_decoded;
-  // The oldest block makes room: a loop body's blocks come round again in order.
-  if (m_recent.size() < kRecentBlocks)
-    m_recent.push_back(std::move(block));
-  else
-    m_recent[m_oldest] = std::move(block);
-  m_oldest = (m_oldest + 1) % kRecentBlocks;
+  block.bundle = std::move(m_decoded);
+  return &block.bundle;
 }
 
 }  // namespace ptosim::model

@@ -35,12 +35,13 @@ class ProgramFrontEnd {
   std::optional<FetchedBundle> next();
 
  private:
-  /// A block decoded before, by the bodies of the instructions it consumed. Programs repeat
-  /// blocks (loops arrive unrolled), and decoding (field validation, block assembly) is the front
-  /// end's main cost; a block is a function of its instructions' bodies, so equal bodies give the
-  /// same bundle, its location and index aside.
+  /// A block decoded before, by the instructions it consumed (the program's own, which never
+  /// change). Programs repeat blocks (loops arrive unrolled), and decoding (field validation,
+  /// block assembly) is the front end's main cost; a block is a function of its instructions'
+  /// bodies, so equal bodies give the same bundle, its location and index aside.
   struct DecodedBlock {
-    std::vector<InstructionBody> bodies;
+    std::size_t first = 0;         ///< its first instruction in the program
+    std::size_t count = 0;         ///< the instructions it consumed
     std::size_t start_offset = 0;  ///< the BSTART's position among them
     Bundle bundle;                 ///< location and index those of its latest replay
   };
@@ -49,8 +50,9 @@ class ProgramFrontEnd {
   /// Lends `item` a recent block whose instructions come next, its location and index set;
   /// false when none matches.
   bool replay(FetchedBundle& item);
-  /// Keeps the block just decoded (m_decoded) from instructions [first, m_pos).
-  void remember(std::size_t first);
+  /// Keeps the block just decoded (m_decoded, moved) from instructions [first, m_pos); returns
+  /// where it now is.
+  const Bundle* remember(std::size_t first);
 
   std::vector<Instruction> m_program;
   std::size_t m_pos = 0;
