@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "engines/common/address_map.h"
-#include "engines/common/scoped_extension.h"
 #include "model/cube/cube_timing.h"
 #include "model/exec/preflight.h"
 #include "model/plan/preflight_support.h"
@@ -94,7 +93,8 @@ BundleDispatcher::BundleDispatcher(sc_core::sc_module_name name, const model::Di
       m_state(allocation.policy, allocation.queue_depth),
       m_reader(std::make_unique<DebugReader>(dbg_initiator_socket, m_state)),
       m_pending_writes(model::kLocalTileCount + model::kSharedTileCount, 0),
-      m_pending_reads(model::kLocalTileCount + model::kSharedTileCount, 0) {
+      m_pending_reads(model::kLocalTileCount + model::kSharedTileCount, 0),
+      m_ports{CommandPort(sfu_cmd_initiator_socket), CommandPort(cube_cmd_initiator_socket)} {
   SC_THREAD(dispatch_thread);
   SC_THREAD(sfu_issue_thread);
   SC_THREAD(cube_issue_thread);
@@ -144,6 +144,7 @@ void BundleDispatcher::charge_stall(std::uint64_t from, std::uint64_t to, std::u
 void BundleDispatcher::await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end) {
   m_awaited = &b;
   m_awaited_decode_end = decode_end;
+  if (m_held) run_command(m_held_engine, std::move(m_held));  // its completion readies b
   sc_core::wait(m_preflight_due);
   charge_stall(decode_end, m_sources_ready_cycle, m_stats.dependency_stall_cycles, 0);
 }
@@ -168,14 +169,15 @@ void BundleDispatcher::dispatch_thread() {
   while (m_program) {
     set_state(State::Decode);
     auto fetched = m_program->next();
-    if (!fetched) break;
-    const std::uint64_t decode = m_params.decode_cycles * fetched->instructions;
     // Untraced, nothing observes the dispatcher between decode and preflight, so a bundle takes
     // them in one wait: straight on when its sources are ready (only this thread makes a source
     // pending, so they stay ready), else until the completion that readies them says its
     // preflight is over.
-    const bool untraced_bundle = !m_traced && !fetched->fault && !fetched->bundle->is_strict_noop();
+    const bool untraced_bundle = fetched && !m_traced && !fetched->fault && !fetched->bundle->is_strict_noop();
     const bool straight = untraced_bundle && sources_ready(*fetched->bundle);
+    if (!untraced_bundle || straight) release_held();
+    if (!fetched) break;
+    const std::uint64_t decode = m_params.decode_cycles * fetched->instructions;
     if (untraced_bundle && !straight)
       await_sources_then_preflight(*fetched->bundle, now_cycles() + decode);
     else
@@ -259,10 +261,8 @@ void BundleDispatcher::dispatch_thread() {
     set_state(State::WaitQueue);
     stall_until([&] { return m_queues[e].size() < m_params.issue_queue_depth; }, m_stats.queue_full_stall_cycles, 1);
     m_reorder.push_back(f);
-    m_queues[e].push_back(std::move(f));
-    m_trace_queue[e].set(m_queues[e].size(), Clocked::now_ps);
     m_trace_reorder.set(m_reorder.size(), Clocked::now_ps);
-    m_queue_event[e].notify();  // immediate: the issue thread checks its queue before it waits
+    issue(e, std::move(f));
   }
   set_state(State::Drain);
   while (!m_reorder.empty()) await_progress();
@@ -272,36 +272,54 @@ void BundleDispatcher::dispatch_thread() {
   m_finished_event.notify(sc_core::SC_ZERO_TIME);
 }
 
-void BundleDispatcher::sfu_issue_thread() { issue_loop(0, sfu_cmd_initiator_socket); }
-void BundleDispatcher::cube_issue_thread() { issue_loop(1, cube_cmd_initiator_socket); }
+void BundleDispatcher::issue(int engine, std::shared_ptr<InFlight> f) {
+  if (!m_traced && m_queues[0].empty() && m_queues[1].empty() && !m_engine_busy[0] && !m_engine_busy[1]) {
+    m_held = std::move(f);
+    m_held_engine = engine;
+    return;
+  }
+  m_queues[engine].push_back(std::move(f));
+  m_trace_queue[engine].set(m_queues[engine].size(), Clocked::now_ps);
+  m_queue_event[engine].notify();  // immediate: the issue thread checks its queue before it waits
+}
 
-void BundleDispatcher::issue_loop(int engine, tlm_utils::simple_initiator_socket<BundleDispatcher>& socket) {
-  tlm::tlm_generic_payload gp;
-  EngineCommand cmd;
-  const ScopedExtension<EngineCommand> attach(gp, cmd);
+void BundleDispatcher::release_held() {
+  if (!m_held) return;
+  m_queues[m_held_engine].push_back(std::move(m_held));
+  m_queue_event[m_held_engine].notify();
+}
+
+void BundleDispatcher::sfu_issue_thread() { issue_loop(0); }
+void BundleDispatcher::cube_issue_thread() { issue_loop(1); }
+
+void BundleDispatcher::issue_loop(int engine) {
   for (;;) {
     while (m_queues[engine].empty()) sc_core::wait(m_queue_event[engine]);
-    std::shared_ptr<InFlight> f = m_queues[engine].front();
+    std::shared_ptr<InFlight> f = std::move(m_queues[engine].front());
     m_queues[engine].pop_front();
     m_trace_queue[engine].set(m_queues[engine].size(), Clocked::now_ps);
     signal_progress();
-
-    m_engine_busy[engine] = true;
-    cmd.plan = std::shared_ptr<const model::ExecPlan>(f, &f->plan);
-    cmd.bundle_id = f->record->id;
-    cmd.timing_only = m_timing_only;
-    cmd.flags = 0;
-    gp.set_command(tlm::TLM_IGNORE_COMMAND);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket->b_transport(gp, delay);
-    if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) SC_REPORT_ERROR(name(), "engine rejected a command");
-    f->record->flags = cmd.flags;
-    f->record->compute_cycles = cmd.compute_cycles;
-    m_engine_busy[engine] = false;
-    if (m_queues[engine].empty()) m_idle_since[engine] = now_cycles();
-    complete(*f);
+    run_command(engine, std::move(f));
   }
+}
+
+void BundleDispatcher::run_command(int engine, std::shared_ptr<InFlight> f) {
+  CommandPort& port = m_ports[engine];
+  m_engine_busy[engine] = true;
+  port.cmd.plan = std::shared_ptr<const model::ExecPlan>(f, &f->plan);
+  port.cmd.bundle_id = f->record->id;
+  port.cmd.timing_only = m_timing_only;
+  port.cmd.flags = 0;
+  port.gp.set_command(tlm::TLM_IGNORE_COMMAND);
+  port.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  port.socket->b_transport(port.gp, delay);
+  if (port.gp.get_response_status() != tlm::TLM_OK_RESPONSE) SC_REPORT_ERROR(name(), "engine rejected a command");
+  f->record->flags = port.cmd.flags;
+  f->record->compute_cycles = port.cmd.compute_cycles;
+  m_engine_busy[engine] = false;
+  if (m_queues[engine].empty()) m_idle_since[engine] = now_cycles();
+  complete(*f);
 }
 
 void BundleDispatcher::complete(InFlight& f) {

@@ -17,6 +17,7 @@
 
 #include "engines/common/clocked.h"
 #include "engines/common/engine_command.h"
+#include "engines/common/scoped_extension.h"
 #include "engines/dispatcher/ring_queue.h"
 #include "model/exec/program_front_end.h"
 #include "model/params/platform_params.h"
@@ -131,7 +132,13 @@ class BundleDispatcher : public sc_core::sc_module {
   void dispatch_thread();
   void sfu_issue_thread();
   void cube_issue_thread();
-  void issue_loop(int engine, tlm_utils::simple_initiator_socket<BundleDispatcher>& socket);
+  void issue_loop(int engine);
+  /// Sends `f` to its engine (the calling thread waits while it runs), then completes it.
+  void run_command(int engine, std::shared_ptr<InFlight> f);
+  /// Puts `f` into its engine's issue queue, or holds it (see m_held).
+  void issue(int engine, std::shared_ptr<InFlight> f);
+  /// Puts the held command, if any, into its engine's issue queue.
+  void release_held();
   void complete(InFlight& f);
   void retire();
   void record_immediate(std::shared_ptr<InFlight> f);
@@ -150,10 +157,20 @@ class BundleDispatcher : public sc_core::sc_module {
   /// Untraced: waits for `b`'s sources, decode ending at cycle `decode_end`, then for preflight,
   /// in one wait: the completion that makes the sources ready wakes the dispatcher when its
   /// preflight would end.
+  /// A held command, which `b` waits for, runs on the dispatcher's thread meanwhile.
   void await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end);
   std::uint64_t now_cycles() const { return m_clock.now_cycles(); }
 
   class DebugReader;
+
+  /// An engine's command socket and the one payload it carries: a command at a time per engine.
+  struct CommandPort {
+    explicit CommandPort(tlm_utils::simple_initiator_socket<BundleDispatcher>& s) : socket(s) {}
+    tlm_utils::simple_initiator_socket<BundleDispatcher>& socket;
+    tlm::tlm_generic_payload gp;
+    EngineCommand cmd;
+    ScopedExtension<EngineCommand> attach{gp, cmd};
+  };
 
   model::DispatchParams m_params;
   Clocked m_clock;
@@ -169,6 +186,13 @@ class BundleDispatcher : public sc_core::sc_module {
   std::vector<model::TileRef> m_names;                ///< their names once placed; likewise
   RingQueue<std::shared_ptr<InFlight>> m_reorder;         ///< dispatched, not yet retired, program order
   RingQueue<std::shared_ptr<InFlight>> m_queues[2];       ///< per engine issue queue
+  CommandPort m_ports[2];
+  /// Untraced, a command issued while both engines are idle with empty queues is held back until
+  /// the next bundle is fetched. If that bundle waits for it, nothing else can happen until the
+  /// command completes, so the dispatcher runs it itself (one context switch fewer per bundle of a
+  /// dependent chain); otherwise it goes to its queue at the same instant as it would have.
+  std::shared_ptr<InFlight> m_held;
+  int m_held_engine = 0;
   std::vector<std::shared_ptr<InFlight>> m_retired;       ///< retired entries, for reuse (new_in_flight)
   bool m_engine_busy[2] = {false, false};
   /// Per engine: the cycle it last ran out of work (idle, queue empty). Nothing gives an engine

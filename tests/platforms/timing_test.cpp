@@ -194,6 +194,22 @@ TEST_CASE("Tracing changes no statistic whether a dependency resolves before, du
   CHECK(stalls.size() > 1);  // the sweep moves the dependency waits
 }
 
+TEST_CASE("Tracing changes no statistic of a dependent CUBE chain, full or timing-only", "[timing]") {
+  // Untraced, a chained command issued to idle engines runs on the dispatcher's own thread while
+  // the next bundle waits for it; traced, it goes through the issue queue.
+  const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/gemm.pto");
+  for (const std::string mode : {"", " --timing-only"}) {
+    const std::string name = mode.empty() ? "gemm_chain" : "gemm_chain_timing_only";
+    const auto traced = run_program(name + "_traced", program, "--quiet --vcd " + name + ".vcd" + mode);
+    const auto plain = run_program(name, program, "--quiet" + mode);
+    INFO(mode);
+    REQUIRE(traced.status == 0);
+    REQUIRE(plain.status == 0);
+    CHECK(plain.stats == traced.stats);
+    CHECK(plain.stats["dispatcher"]["dependency_stall_cycles"].get<std::uint64_t>() > 0);
+  }
+}
+
 TEST_CASE("A dependency stall is charged to the engines idle throughout it, not to its producer", "[timing]") {
   // The SFU bundle waits for the CUBE's row maxima: the SFU sits idle for the whole wait, the CUBE
   // is busy until the wait ends (and idle only from then on).
