@@ -25,7 +25,9 @@ class Clocked {
     const std::uint64_t p = m_period.value();
     return (time_value + p - 1) / p;
   }
-  std::uint64_t now_cycles() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
+  std::uint64_t now_cycles() const { return cycle_of(sc_core::sc_time_stamp()); }
+  /// The cycle that time `t` falls in.
+  std::uint64_t cycle_of(const sc_core::sc_time& t) const { return t.value() / m_period.value(); }
   /// Simulated time in picoseconds (what traces record).
   static std::uint64_t now_ps() {
     // The time resolution is fixed once simulation runs; building a time from a double is not free.

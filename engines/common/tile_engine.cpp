@@ -43,6 +43,7 @@ void TileEngine::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 en
 }
 
 void TileEngine::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
+  m_traced = true;
   m_busy.attach(&rec, rec.declare(scope, "busy", 1));
   m_opcode.attach(&rec, rec.declare(scope, "opcode", 8));
   m_bundle.attach(&rec, rec.declare(scope, "bundle_id", 32));
@@ -55,8 +56,7 @@ void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     return;
   }
   if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);  // a zero wait would only cost a context switch
-  delay = sc_core::SC_ZERO_TIME;
-  execute(*cmd);
+  delay = execute(*cmd);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -150,7 +150,7 @@ model::NumericFlags TileEngine::run_pe(const model::ExecPlan& plan, int pe) {
   return flags;
 }
 
-void TileEngine::execute(EngineCommand& cmd) {
+sc_core::sc_time TileEngine::execute(EngineCommand& cmd) {
   const model::ExecPlan& plan = *cmd.plan;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   const bool from_idle = m_stats.commands == 0 || start > m_last_done;
@@ -218,10 +218,13 @@ void TileEngine::execute(EngineCommand& cmd) {
   const model::Cycles compute = compute_cycles(plan, from_idle);
   const auto streams_done = issue();
   if (!streams_done) SC_REPORT_ERROR(name(), "tile memory rejected an operand access (address map error)");
-  const sc_core::sc_time done = std::max(start + m_clock.to_time(compute), streams_done.value_or(start));
-
-  if (done > sc_core::sc_time_stamp()) sc_core::wait(done - sc_core::sc_time_stamp());
-  const std::uint64_t busy = m_clock.to_cycles(sc_core::sc_time_stamp() - start);
+  const sc_core::sc_time booked = sc_core::sc_time_stamp();
+  const sc_core::sc_time done = std::max({start + m_clock.to_time(compute), streams_done.value_or(start), booked});
+  // Every booking is made: traced, the engine holds until done, where its busy signal falls (a
+  // VCD is written in time order); untraced, nothing observes it meanwhile, so the caller waits
+  // out the rest, which it may fold into a wait of its own.
+  if (m_traced && done > booked) sc_core::wait(done - booked);
+  const std::uint64_t busy = m_clock.to_cycles(done - start);
   cmd.compute_cycles = compute.count;
   cmd.stall_cycles = busy > compute.count ? busy - compute.count : 0;
   ++m_stats.commands;
@@ -231,8 +234,9 @@ void TileEngine::execute(EngineCommand& cmd) {
   auto& op = m_stats.per_op[plan.op];
   ++op.count;
   op.cycles += busy;
-  m_last_done = sc_core::sc_time_stamp();
+  m_last_done = done;
   m_busy.set(0, Clocked::now_ps);
+  return done - sc_core::sc_time_stamp();
 }
 
 }  // namespace ptosim::engines

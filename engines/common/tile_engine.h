@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // TileEngine: the SystemC shell every tile engine shares. A command arrives on cmd_target_socket
-// (blocking: the call returns when the engine is done). The engine reaches each participating PE's
+// (blocking, loosely timed: the call returns when the engine is done, or, untraced, as soon as the
+// command is booked, with the time left until done as the annotated delay). The engine reaches each participating PE's
 // operand fragments in tile memory through mem_initiator_socket: it runs its model core on them in
 // place through DMI, and times their movement with timing-only transactions that the memories book
 // on their ports (the PEs' Local memories are one target, an instance per PE: one transaction
@@ -84,7 +85,8 @@ class TileEngine : public sc_core::sc_module {
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void execute(EngineCommand& cmd);
+  /// Runs a command; returns the time left until it is done (zero when traced, see execute).
+  sc_core::sc_time execute(EngineCommand& cmd);
   /// Runs the model core on PE `pe`'s operands in place.
   model::NumericFlags run_pe(const model::ExecPlan& plan, int pe);
   /// Books the bursts of the command's streams (which run in parallel from its start, each at its
@@ -107,6 +109,7 @@ class TileEngine : public sc_core::sc_module {
   std::array<MemoryStreams, 2> m_memories{{{{}, 2, false}, {{}, 1, false}}};  ///< the Local, then the Shared memory
   tlm::tlm_generic_payload m_train_payload;
   sc_core::sc_time m_last_done;
+  bool m_traced = false;
   traces::TracedValue m_busy;
   traces::TracedValue m_opcode;
   traces::TracedValue m_bundle;

@@ -144,7 +144,7 @@ void BundleDispatcher::charge_stall(std::uint64_t from, std::uint64_t to, std::u
 void BundleDispatcher::await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end) {
   m_awaited = &b;
   m_awaited_decode_end = decode_end;
-  if (m_held) run_command(m_held_engine, std::move(m_held));  // its completion readies b
+  if (m_held) run_command(m_held_engine, std::move(m_held), false);  // its completion readies b
   sc_core::wait(m_preflight_due);
   charge_stall(decode_end, m_sources_ready_cycle, m_stats.dependency_stall_cycles, 0);
 }
@@ -299,11 +299,11 @@ void BundleDispatcher::issue_loop(int engine) {
     m_queues[engine].pop_front();
     m_trace_queue[engine].set(m_queues[engine].size(), Clocked::now_ps);
     signal_progress();
-    run_command(engine, std::move(f));
+    run_command(engine, std::move(f), true);
   }
 }
 
-void BundleDispatcher::run_command(int engine, std::shared_ptr<InFlight> f) {
+void BundleDispatcher::run_command(int engine, std::shared_ptr<InFlight> f, bool wait_done) {
   CommandPort& port = m_ports[engine];
   m_engine_busy[engine] = true;
   port.cmd.plan = std::shared_ptr<const model::ExecPlan>(f, &f->plan);
@@ -315,14 +315,19 @@ void BundleDispatcher::run_command(int engine, std::shared_ptr<InFlight> f) {
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   port.socket->b_transport(port.gp, delay);
   if (port.gp.get_response_status() != tlm::TLM_OK_RESPONSE) SC_REPORT_ERROR(name(), "engine rejected a command");
+  if (wait_done && delay != sc_core::SC_ZERO_TIME) {
+    sc_core::wait(delay);
+    delay = sc_core::SC_ZERO_TIME;
+  }
   f->record->flags = port.cmd.flags;
   f->record->compute_cycles = port.cmd.compute_cycles;
   m_engine_busy[engine] = false;
-  if (m_queues[engine].empty()) m_idle_since[engine] = now_cycles();
-  complete(*f);
+  if (m_queues[engine].empty()) m_idle_since[engine] = m_clock.cycle_of(sc_core::sc_time_stamp() + delay);
+  complete(*f, delay);
 }
 
-void BundleDispatcher::complete(InFlight& f) {
+void BundleDispatcher::complete(InFlight& f, const sc_core::sc_time& until_done) {
+  const std::uint64_t done = m_clock.cycle_of(sc_core::sc_time_stamp() + until_done);
   const model::ExecPlan& plan = f.plan;
   // Definedness is known from the plan; it becomes visible with the data.
   for (const model::DestOperand& d : plan.dests) {
@@ -335,10 +340,9 @@ void BundleDispatcher::complete(InFlight& f) {
   signal_progress();
   if (m_awaited && sources_ready(*m_awaited)) {
     m_awaited = nullptr;
-    const std::uint64_t now = now_cycles();
-    m_sources_ready_cycle = now;
-    const std::uint64_t preflight_end = std::max(now, m_awaited_decode_end) + m_params.preflight_cycles;
-    m_preflight_due.notify(m_clock.to_time(model::Cycles(preflight_end - now)));
+    m_sources_ready_cycle = done;
+    const std::uint64_t preflight_end = std::max(done, m_awaited_decode_end) + m_params.preflight_cycles;
+    m_preflight_due.notify(until_done + m_clock.to_time(model::Cycles(preflight_end - done)));
   }
 }
 

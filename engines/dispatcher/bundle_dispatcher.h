@@ -133,13 +133,16 @@ class BundleDispatcher : public sc_core::sc_module {
   void sfu_issue_thread();
   void cube_issue_thread();
   void issue_loop(int engine);
-  /// Sends `f` to its engine (the calling thread waits while it runs), then completes it.
-  void run_command(int engine, std::shared_ptr<InFlight> f);
+  /// Sends `f` to its engine, then completes it (see complete) as of when the engine is done: the
+  /// engine may return earlier, with the time left (loosely timed); `wait_done` waits that out first.
+  void run_command(int engine, std::shared_ptr<InFlight> f, bool wait_done);
   /// Puts `f` into its engine's issue queue, or holds it (see m_held).
   void issue(int engine, std::shared_ptr<InFlight> f);
   /// Puts the held command, if any, into its engine's issue queue.
   void release_held();
-  void complete(InFlight& f);
+  /// Publishes `f`'s results and retires what can retire, as of `until_done` from now: an earlier
+  /// call (the dispatcher running a held command) is exact because nothing else runs meanwhile.
+  void complete(InFlight& f, const sc_core::sc_time& until_done);
   void retire();
   void record_immediate(std::shared_ptr<InFlight> f);
   /// A fresh in-flight entry: a retired one nothing holds any more, reset, else a new one.
@@ -157,7 +160,8 @@ class BundleDispatcher : public sc_core::sc_module {
   /// Untraced: waits for `b`'s sources, decode ending at cycle `decode_end`, then for preflight,
   /// in one wait: the completion that makes the sources ready wakes the dispatcher when its
   /// preflight would end.
-  /// A held command, which `b` waits for, runs on the dispatcher's thread meanwhile.
+  /// A held command, which `b` waits for, runs on the dispatcher's thread meanwhile: the wait for
+  /// it to finish and for b's preflight are then one.
   void await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end);
   std::uint64_t now_cycles() const { return m_clock.now_cycles(); }
 

@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// TileEngine's operand traffic against a memory target that does not book burst trains: the run
-// stops with a precise error instead of spinning on a stream that never advances.
+// TileEngine as a loosely-timed target: untraced it returns once its traffic is booked, with the
+// time left as the annotated delay, traced it holds until done; and against a memory target that
+// does not book burst trains the run stops with a precise error instead of spinning on a stream
+// that never advances.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <memory>
 #include <string>
+
+#include <unistd.h>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "engines/common/address_map.h"
 #include "engines/common/tile_engine.h"
+#include "engines/memory/tile_memory.h"
 #include "tests/engines/plain_target.h"
+#include "traces/vcd_recorder.h"
 
 using namespace ptosim;
 
@@ -26,10 +34,13 @@ struct IdleEngine : engines::TileEngine {
   model::NumericFlags run_core(const model::ExecPlan&, const model::PePayloads&) const override { return 0; }
 };
 
-// Sends one timing-only command reading a 4 KiB operand and keeps the error it raises.
+// Sends one timing-only command reading a 4 KiB operand and keeps when the call returned, the
+// delay it annotated and the error it raised.
 struct Commander : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Commander> socket{"socket"};
   std::string error;
+  sc_core::sc_time returned_at;
+  sc_core::sc_time delay;
   SC_HAS_PROCESS(Commander);
   explicit Commander(sc_core::sc_module_name n) : sc_core::sc_module(n) { SC_THREAD(run); }
   void run() {
@@ -46,21 +57,56 @@ struct Commander : sc_core::sc_module {
     tlm::tlm_generic_payload gp;
     gp.set_command(tlm::TLM_IGNORE_COMMAND);
     gp.set_extension(&cmd);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    delay = sc_core::SC_ZERO_TIME;
     try {
       socket->b_transport(gp, delay);
     } catch (const sc_core::sc_report& r) {
       error = r.get_msg();
     }
+    returned_at = sc_core::sc_time_stamp();
     gp.clear_extension(&cmd);
   }
 };
 
+const engines::TileEngine::StreamParams kStream{1024, 256, 256, 4, 256};
+
 }  // namespace
 
+TEST_CASE("TileEngine: untraced it returns once booked with the rest as annotated delay, traced it holds until done", "[engines]") {
+  // Two engines run the same command against memories of their own; only the second is traced.
+  const model::ClockParams clock{1000};
+  IdleEngine plain("plain", clock, kStream), traced("traced", clock, kStream);
+  const auto local_memory = [&](const char* name) {
+    return std::make_unique<engines::TileMemory>(name, model::kPeCount, model::kLocalTileCount,
+                                                 engines::address_map::kLocalSlotStride, model::MemoryParams{}, clock);
+  };
+  const auto plain_mem = local_memory("plain_mem"), traced_mem = local_memory("traced_mem");
+  Commander to_plain("to_plain"), to_traced("to_traced");
+  to_plain.socket.bind(plain.cmd_target_socket);
+  to_traced.socket.bind(traced.cmd_target_socket);
+  plain.mem_initiator_socket.bind(plain_mem->target_socket);
+  traced.mem_initiator_socket.bind(traced_mem->target_socket);
+  traces::VcdRecorder rec;
+  traced.trace_to(rec, "top.traced");
+  const std::string path = "ptosim_" + std::to_string(getpid()) + "_engine.vcd";
+  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  sc_core::sc_start();
+  rec.close(sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  std::remove(path.c_str());
+  INFO(to_plain.error);
+  REQUIRE(to_plain.error.empty());
+  REQUIRE(to_traced.error.empty());
+  // 4 KiB at 256 bytes per cycle: 16 cycles of traffic, longer than the 1-cycle compute.
+  CHECK(to_plain.returned_at == sc_core::SC_ZERO_TIME);
+  CHECK(to_plain.delay >= sc_core::sc_time(16, sc_core::SC_NS));
+  CHECK(to_traced.delay == sc_core::SC_ZERO_TIME);
+  CHECK(to_traced.returned_at == to_plain.returned_at + to_plain.delay);
+  CHECK(plain.stats().busy_cycles == traced.stats().busy_cycles);
+  CHECK(plain.stats().busy_cycles == to_plain.delay.value() / sc_core::sc_time(1, sc_core::SC_NS).value());
+}
+
 TEST_CASE("TileEngine: a memory that ignores burst trains stops the run with an error", "[engines]") {
-  const engines::TileEngine::StreamParams stream{1024, 256, 256, 4, 256};
-  IdleEngine engine("engine", model::ClockParams{1000}, stream);
+  IdleEngine engine("engine", model::ClockParams{1000}, kStream);
   test::PlainTarget memory("memory");  // answers OK, knows nothing of BurstTrain
   Commander commander("commander");
   commander.socket.bind(engine.cmd_target_socket);
