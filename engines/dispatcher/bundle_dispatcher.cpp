@@ -218,7 +218,7 @@ void BundleDispatcher::dispatch_thread() {
     }
     m_reader->clear();
     model::ExecPlan& plan = f->plan;
-    if (model::Status problem = model::preflight(b, m_state, m_timing_only ? nullptr : m_reader.get(), plan)) {
+    if (model::Status problem = model::preflight(b, m_state, m_timing_only ? nullptr : m_reader.get(), plan, fetched->memo)) {
       rec.outcome = BundleRecord::Outcome::Faulted;
       rec.fault = std::move(problem);
       record_immediate(std::move(f));

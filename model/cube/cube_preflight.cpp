@@ -70,12 +70,17 @@ class CubePreflight {
   CubePreflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan)
       : m_b(b), m_s(s), m_values(values), m_plan(plan) {}
 
-  Status run() {
+  Status run(std::optional<CubeBundleFacts>* memo) {
     // Direct calls, not a table of steps: each step is called once, so the compiler can inline it.
-    if (Status f = check_fpatr()) return f;
-    if (Status f = resolve_types()) return f;
-    if (Status f = check_bindings()) return f;
-    if (Status f = check_datr()) return f;
+    if (memo && *memo) {
+      restore(**memo);
+    } else {
+      if (Status f = check_fpatr()) return f;
+      if (Status f = resolve_types()) return f;
+      if (Status f = check_bindings()) return f;
+      if (Status f = check_datr()) return f;
+      if (memo) save(memo->emplace());
+    }
     if (Status f = resolve_dimensions()) return f;
     if (Status f = read_scalars()) return f;
     if (Status f = check_shared()) return f;
@@ -88,6 +93,32 @@ class CubePreflight {
   }
 
  private:
+  // The bundle-only steps' findings, kept and taken back.
+  void save(CubeBundleFacts& f) const {
+    f.args = m_args;
+    f.gemv = m_gemv;
+    f.left_scaled = m_left_scaled;
+    f.right_scaled = m_right_scaled;
+    f.left_shared = m_left_shared;
+    f.right_shared = m_right_shared;
+    f.mask = m_mask;
+    f.local = m_local;
+    for (const IotBinding* t : m_dest_bindings) f.dests.push_back(static_cast<std::uint8_t>(t - m_b.iot.begin()));
+    f.scalar_slots = m_scalar_slots;
+  }
+  void restore(const CubeBundleFacts& f) {
+    m_args = f.args;
+    m_gemv = f.gemv;
+    m_left_scaled = f.left_scaled;
+    m_right_scaled = f.right_scaled;
+    m_left_shared = f.left_shared;
+    m_right_shared = f.right_shared;
+    m_mask = f.mask;
+    m_local = f.local;
+    for (const std::uint8_t i : f.dests) m_dest_bindings.push_back(&m_b.iot[i]);
+    m_scalar_slots = f.scalar_slots;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // B.FPATR: exactly one (ADR 0064), assigned codes, consistent enables.
   Status check_fpatr() {
@@ -696,8 +727,9 @@ class CubePreflight {
 
 }  // namespace
 
-Status cube_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan) {
-  return CubePreflight(b, s, values, plan).run();
+Status cube_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan,
+                      std::optional<CubeBundleFacts>* memo) {
+  return CubePreflight(b, s, values, plan).run(memo);
 }
 
 }  // namespace ptosim::model

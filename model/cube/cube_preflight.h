@@ -2,7 +2,11 @@
 // CUBE operation preflight: the TMATMUL/TGEMV dispatch contract, producing the CUBE ExecPlan.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+
 #include "model/bundle/bundle.h"
+#include "model/common/bounded_vector.h"
 #include "model/common/result.h"
 #include "model/plan/exec_plan.h"
 #include "model/plan/payload_reader.h"
@@ -10,7 +14,23 @@
 
 namespace ptosim::model {
 
+/// What CUBE preflight finds in a bundle alone, before it reads any tile state: B.FPATR, the input
+/// types, the binding schema and B.DATR, all legal. It holds for that bundle only.
+struct CubeBundleFacts {
+  CubeArgs args;  ///< the fields those checks set
+  bool gemv = false;
+  bool left_scaled = false, right_scaled = false;
+  bool left_shared = false, right_shared = false;
+  PeMask mask;
+  BoundedVector<unsigned, 2 * kMaxTileBindings> local;    ///< Local source selectors in stream order
+  BoundedVector<std::uint8_t, kMaxTileBindings> dests;    ///< B.IOT bindings with a destination, by index
+  unsigned scalar_slots = 0;
+};
+
 /// Preflight of a CUBE bundle into `plan` (default-constructed; left partly filled on a fault).
-Status cube_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan);
+/// With `memo`: facts found earlier of this very bundle stand in for the bundle-only checks, and
+/// a bundle whose bundle-only checks pass leaves its facts there.
+Status cube_preflight(const Bundle& b, const TileState& s, const IPayloadReader* values, ExecPlan& plan,
+                      std::optional<CubeBundleFacts>* memo = nullptr);
 
 }  // namespace ptosim::model

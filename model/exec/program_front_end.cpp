@@ -28,7 +28,11 @@ std::optional<FetchedBundle> ProgramFrontEnd::next() {
       fetched.bundle = &m_decoded;
       // Only a block read from between blocks to its BSTOP stands alone (one ended by the next
       // BSTART leaves that block open).
-      if (between_blocks && !m_builder.active()) fetched.bundle = remember(first);
+      if (between_blocks && !m_builder.active()) {
+        DecodedBlock& block = remember(first);
+        fetched.bundle = &block.bundle;
+        fetched.memo = &block.memo;
+      }
       return item;
     }
   }
@@ -48,6 +52,7 @@ bool ProgramFrontEnd::replay(FetchedBundle& item) {
     block.bundle.loc = m_program[m_pos + block.start_offset].loc;
     block.bundle.index = m_builder.count_replayed_block();
     item.bundle = &block.bundle;
+    item.memo = &block.memo;
     item.instructions = static_cast<unsigned>(n);
     m_pos += n;
     return true;
@@ -55,7 +60,7 @@ bool ProgramFrontEnd::replay(FetchedBundle& item) {
   return false;
 }
 
-const Bundle* ProgramFrontEnd::remember(std::size_t first) {
+ProgramFrontEnd::DecodedBlock& ProgramFrontEnd::remember(std::size_t first) {
   // The oldest block makes room: a loop body's blocks come round again in order.
   if (m_recent.size() < kRecentBlocks) m_recent.emplace_back();
   DecodedBlock& block = m_recent[m_oldest];
@@ -68,7 +73,8 @@ const Bundle* ProgramFrontEnd::remember(std::size_t first) {
     if (std::holds_alternative<BStartTepl>(body) || std::holds_alternative<BStartCube>(body)) block.start_offset = i - first;
   }
   block.bundle = std::move(m_decoded);
-  return &block.bundle;
+  block.memo = PreflightMemo{};
+  return block;
 }
 
 }  // namespace ptosim::model

@@ -12,6 +12,7 @@
 #include "model/bundle/block_builder.h"
 #include "model/bundle/bundle.h"
 #include "model/bundle/instruction.h"
+#include "model/exec/preflight.h"
 
 namespace ptosim::model {
 
@@ -19,6 +20,9 @@ struct FetchedBundle {
   const Bundle* bundle = nullptr;   ///< a completed block, the front end's until its next call; or
   std::optional<BlockFault> fault;  ///< an instruction-level fault (decode, block structure)
   unsigned instructions = 0;        ///< instruction words consumed since the previous item (decode cost)
+  /// Where the bundle's preflight may keep what it found in the bundle alone, while the front end
+  /// keeps the bundle for replay; null otherwise.
+  PreflightMemo* memo = nullptr;
 
   /// The mnemonic the outcome is reported under.
   const std::string& op() const { return bundle ? bundle->mnemonic : fault->block_mnemonic; }
@@ -44,6 +48,7 @@ class ProgramFrontEnd {
     std::size_t count = 0;         ///< the instructions it consumed
     std::size_t start_offset = 0;  ///< the BSTART's position among them
     Bundle bundle;                 ///< location and index those of its latest replay
+    PreflightMemo memo;            ///< its preflight's, for every replay of it
   };
   static constexpr std::size_t kRecentBlocks = 4;
 
@@ -52,7 +57,7 @@ class ProgramFrontEnd {
   bool replay(FetchedBundle& item);
   /// Keeps the block just decoded (m_decoded, moved) from instructions [first, m_pos); returns
   /// where it now is.
-  const Bundle* remember(std::size_t first);
+  DecodedBlock& remember(std::size_t first);
 
   std::vector<Instruction> m_program;
   std::size_t m_pos = 0;

@@ -4,6 +4,8 @@
 // front end already enforces are driven with Bundles built directly.
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
 #include "model/cube/cube_preflight.h"
 #include "tests/model/cube/cube_test_util.h"
 
@@ -24,6 +26,98 @@ std::string replace(std::string text, const std::string& from, const std::string
   const auto at = text.find(from);
   REQUIRE(at != std::string::npos);
   return text.replace(at, from.size(), to);
+}
+
+/// Every field of a CUBE plan, as text.
+std::string describe(const ExecPlan& p) {
+  std::ostringstream s;
+  const auto desc = [&s](const TileDescriptor& d) {
+    s << int(d.dtype) << ' ' << d.capacity_bytes << ' ' << d.rows << 'x' << d.cols << ' ' << d.valid_rows << 'x'
+      << d.valid_cols << ' ' << int(d.layout) << ' ' << int(d.location) << ' ' << int(d.pe_mask.bits());
+  };
+  s << int(p.op) << ' ' << int(p.dtype) << ' ' << int(p.mask.bits());
+  for (const SourceOperand& o : p.sources) {
+    s << " src " << o.ref.name() << '@' << o.slot << ' ';
+    desc(o.desc);
+  }
+  for (const DestOperand& o : p.dests) {
+    s << " dst " << int(o.hand) << ' ' << o.desc_checked << ' ';
+    desc(o.desc);
+  }
+  for (const std::string& c : p.skipped_checks) s << " skipped " << c;
+  const CubeArgs& a = p.cube();
+  s << " args " << a.m << ' ' << a.n << ' ' << a.k << ' ' << int(a.a_dtype) << int(a.b_dtype) << int(a.acc_dtype)
+    << int(a.out_dtype) << a.mx << a.bias << a.accumulate << a.trans_a << a.trans_b << ' ' << a.src_c << a.src_a
+    << a.src_sa << a.src_b << a.src_sb << a.src_bias << a.src_row_max_in << a.src_quant << a.src_relu << a.dst_row_max
+    << a.dst_group_max << ' ' << int(a.fpatr.prequant_mode) << int(a.fpatr.relu_mode) << a.fpatr.group_n
+    << a.fpatr.row_max << a.fpatr.group_max << a.fpatr.row_max_init << a.fpatr.max_abs << int(a.rounding) << a.saturate;
+  for (int pe = 0; pe < kPeCount; ++pe) s << ' ' << a.quant_param[pe] << ':' << a.relu_param[pe];
+  return s.str();
+}
+
+TEST_CASE("CUBE preflight: facts kept of a bundle stand in for its bundle-only checks, never for its tile checks",
+          "[cube]") {
+  FormSpec acc;
+  acc.op = Operation::TMATMUL_ACC;
+  acc.m = acc.n = acc.k = 2;
+  FormSpec shared_b;
+  shared_b.m = shared_b.n = shared_b.k = 16;
+  shared_b.shared_b = true;
+  FormSpec mx;
+  mx.op = Operation::TMATMUL_MX_BIAS;
+  mx.a = mx.b = DataType::E4M3;
+  mx.m = mx.n = 16;
+  mx.k = 64;
+  mx.a_fn = mx.b_fn = fill(0x38);
+  FormSpec scalars;
+  scalars.prequant = 24;  // QF322B8_PRE: a scalar parameter from B.IOR
+  scalars.fpatr_fields = "relumode=2, rowmaxen=1";
+  scalars.extra_lines = "B.IOR r5, r6, zero, ->zero\n";
+  scalars.extra_dests = {"N<1>"};
+  const std::uint64_t one = std::uint64_t{127} << 10 << 13, half = std::uint64_t{126} << 10;
+  for (const FormSpec& f : {acc, shared_b, mx, scalars}) {
+    Machine mc;
+    const std::string text = setup(mc, f);
+    mc.gpr(5, one);
+    mc.gpr(6, half);
+    INFO(text);
+    const Bundle b = Machine::bundle_of(text);
+    const IPayloadReader* values = &mc.m.payloads();
+    ExecPlan plain, first, second;
+    REQUIRE_FALSE(cube_preflight(b, mc.m.state(), values, plain));
+    std::optional<CubeBundleFacts> memo;
+    REQUIRE_FALSE(cube_preflight(b, mc.m.state(), values, first, &memo));
+    REQUIRE(memo);
+    REQUIRE_FALSE(cube_preflight(b, mc.m.state(), values, second, &memo));
+    CHECK(describe(first) == describe(plain));
+    CHECK(describe(second) == describe(plain));
+    // The tile state is read afresh: a PE's parameter word, or B, made illegal after the facts
+    // were kept faults as without them.
+    const auto same_fault = [&](const char* rule) {
+      ExecPlan p, q;
+      const Status without = cube_preflight(b, mc.m.state(), values, p);
+      const Status with = cube_preflight(b, mc.m.state(), values, q, &memo);
+      REQUIRE(without);
+      REQUIRE(with);
+      CHECK(with->rule == without->rule);
+      CHECK(with->rule.find(rule) != std::string::npos);
+    };
+    if (f.prequant != 0) {
+      mc.m.state().set_gpr(2, 5, one | 1);
+      same_fault("B.IOR QuantParam 0x3f800001 on PE2");
+    } else if (!f.shared_b) {
+      mc.ordinary("T#3", DataType::FP16, 128, 8, 1, 8, fill(0));
+      same_fault("B T#3");
+    }
+  }
+  // A bundle that fails a bundle-only check leaves no facts.
+  Machine mc;
+  Bundle b = Machine::bundle_of(setup(mc, acc));
+  b.fpatr->relu_mode = 4;
+  std::optional<CubeBundleFacts> memo;
+  ExecPlan plan;
+  REQUIRE(cube_preflight(b, mc.m.state(), nullptr, plan, &memo));
+  CHECK_FALSE(memo);
 }
 
 TEST_CASE("CUBE preflight: B.FPATR is mandatory and exactly once", "[cube]") {

@@ -94,5 +94,38 @@ TEST_CASE("ProgramFrontEnd: repeated blocks come out as the block builder builds
   CHECK(instructions == counts);
 }
 
+TEST_CASE("ProgramFrontEnd: a kept block lends its preflight memo to every replay, a new block starts with none",
+          "[exec]") {
+  const auto block = [](int rows) {
+    return "BSTART.SFU TROWSUM, FP32\nB.DIM zero, " + std::to_string(rows) +
+           ", ->LB0\nB.DIM zero, 128, ->LB1\nB.IOT T#1, mask=1111, last, ->U<3>\n";
+  };
+  const std::string a = block(128) + "BSTOP\n", b = block(64) + "BSTOP\n";
+  std::string others;  // more blocks than the front end keeps: a is evicted
+  for (int i = 1; i <= 4; ++i) others += block(i) + "BSTOP\n";
+  // a, b, a again, a block ended by the next BSTART, the others, then a decoded anew.
+  const Assembly assembly = assemble(a + b + a + block(32) + b + others + a, "memo.s");
+  REQUIRE(assembly.errors.empty());
+  ProgramFrontEnd front_end(assembly.instructions);
+  std::vector<FetchedBundle> items;
+  while (auto item = front_end.next()) {
+    REQUIRE(item->bundle);
+    // What a preflight would leave: facts of this bundle.
+    if (item->memo && !item->memo->cube) item->memo->cube.emplace().scalar_slots = static_cast<unsigned>(items.size());
+    items.push_back(*item);
+  }
+  REQUIRE(items.size() == 10);
+  CHECK(items[0].memo != nullptr);
+  CHECK(items[1].memo != items[0].memo);
+  CHECK(items[2].memo == items[0].memo);  // the replay of a finds what a's preflight left
+  CHECK(items[3].memo == nullptr);        // not kept: the next BSTART ended it
+  CHECK(items[4].memo == nullptr);        // b, whose BSTART ended the block before: not kept either
+  // The last a was decoded again after eviction: its memo, wherever it lies, was empty when lent
+  // (the loop above filled it with its own index).
+  REQUIRE(items[9].memo);
+  REQUIRE(items[9].memo->cube);
+  CHECK(items[9].memo->cube->scalar_slots == 9);
+}
+
 }  // namespace
 }  // namespace ptosim::model
