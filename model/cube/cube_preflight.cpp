@@ -73,13 +73,13 @@ class CubePreflight {
   Status run(std::optional<CubeBundleFacts>* memo) {
     // Direct calls, not a table of steps: each step is called once, so the compiler can inline it.
     if (memo && *memo) {
-      restore(**memo);
+      m_facts = **memo;
     } else {
       if (Status f = check_fpatr()) return f;
       if (Status f = resolve_types()) return f;
       if (Status f = check_bindings()) return f;
       if (Status f = check_datr()) return f;
-      if (memo) save(memo->emplace());
+      if (memo) *memo = m_facts;
     }
     if (Status f = resolve_dimensions()) return f;
     if (Status f = read_scalars()) return f;
@@ -93,32 +93,6 @@ class CubePreflight {
   }
 
  private:
-  // The bundle-only steps' findings, kept and taken back.
-  void save(CubeBundleFacts& f) const {
-    f.args = m_args;
-    f.gemv = m_gemv;
-    f.left_scaled = m_left_scaled;
-    f.right_scaled = m_right_scaled;
-    f.left_shared = m_left_shared;
-    f.right_shared = m_right_shared;
-    f.mask = m_mask;
-    f.local = m_local;
-    for (const IotBinding* t : m_dest_bindings) f.dests.push_back(static_cast<std::uint8_t>(t - m_b.iot.begin()));
-    f.scalar_slots = m_scalar_slots;
-  }
-  void restore(const CubeBundleFacts& f) {
-    m_args = f.args;
-    m_gemv = f.gemv;
-    m_left_scaled = f.left_scaled;
-    m_right_scaled = f.right_scaled;
-    m_left_shared = f.left_shared;
-    m_right_shared = f.right_shared;
-    m_mask = f.mask;
-    m_local = f.local;
-    for (const std::uint8_t i : f.dests) m_dest_bindings.push_back(&m_b.iot[i]);
-    m_scalar_slots = f.scalar_slots;
-  }
-
   // ---------------------------------------------------------------------------------------------
   // B.FPATR: exactly one (ADR 0064), assigned codes, consistent enables.
   Status check_fpatr() {
@@ -163,7 +137,7 @@ class CubePreflight {
                   op == Operation::TGEMV_MX_BIAS;
     m_args.accumulate = op == Operation::TMATMUL_ACC || op == Operation::TMATMUL_MX_ACC || op == Operation::TGEMV_ACC ||
                         op == Operation::TGEMV_MX_ACC;
-    m_gemv = op >= Operation::TGEMV;
+    m_facts.gemv = op >= Operation::TGEMV;
     const auto a = data_type_from_code(m_b.dtype_code);
     if (!a) return fault(FaultCode::IllegalInstruction, "BSTART DataType code " + std::to_string(m_b.dtype_code) + " is reserved");
     std::optional<DataType> b = a;
@@ -189,8 +163,8 @@ class CubePreflight {
     }
     m_args.a_dtype = *a;
     m_args.b_dtype = *b;
-    m_left_scaled = m_args.mx && mx_needs_scale(*a);
-    m_right_scaled = m_args.mx && mx_needs_scale(*b);
+    m_facts.left_scaled = m_args.mx && mx_needs_scale(*a);
+    m_facts.right_scaled = m_args.mx && mx_needs_scale(*b);
     m_args.out_dtype = cube::mode_output_type(m_args.fpatr.prequant_mode, m_args.acc_dtype);
     return std::nullopt;
   }
@@ -199,37 +173,37 @@ class CubePreflight {
   // Participation and the dynamic binding schema (BundleMatrixDynamicBindingsComplete).
   Status check_bindings() {
     if (m_b.iot.empty() && m_b.ios.empty()) return legality(m_b.mnemonic + " has no effective B.IOT or B.IOS binding");
-    m_mask = m_b.mask();
+    m_facts.mask = m_b.mask();
     for (const IotBinding& t : m_b.iot)
-      if (t.mask != m_mask) return legality("B.IOT masks differ within the block");
+      if (t.mask != m_facts.mask) return legality("B.IOT masks differ within the block");
     for (const IosBinding& t : m_b.ios)
-      if (t.mask != m_mask) return legality("B.IOS mask " + t.mask.to_string() + " differs from the block's mask");
+      if (t.mask != m_facts.mask) return legality("B.IOS mask " + t.mask.to_string() + " differs from the block's mask");
     // ADR 0079 Decision 051: every executing binding uses PE_MASK=1111.
-    if (m_mask != PeMask::all())
-      return legality("PE mask " + m_mask.to_string() + ": every executing CUBE binding must use 1111");
+    if (m_facts.mask != PeMask::all())
+      return legality("PE mask " + m_facts.mask.to_string() + ": every executing CUBE binding must use 1111");
 
     for (const IosBinding& t : m_b.ios)
       if (t.size_code != 0)
         return legality("B.IOS " + TileRef::shared(t.shared_id).name() + " names a destination; CUBE Shared bindings are source-only");
     const unsigned shared = static_cast<unsigned>(m_b.ios.size());
-    if (m_gemv && shared != 0) return legality(m_b.mnemonic + " is Local-only: no B.IOS binding is allowed");
+    if (m_facts.gemv && shared != 0) return legality(m_b.mnemonic + " is Local-only: no B.IOS binding is allowed");
     // TileMatrixSharedSourceCountLegal: the right group (B [, SB]) or both groups.
-    const unsigned left_group = m_left_scaled ? 2 : 1, right_group = m_right_scaled ? 2 : 1;
+    const unsigned left_group = m_facts.left_scaled ? 2 : 1, right_group = m_facts.right_scaled ? 2 : 1;
     if (shared != 0 && shared != right_group && shared != left_group + right_group)
       return legality(std::to_string(shared) + " B.IOS sources: the Shared stream is B" +
-                      (m_right_scaled ? ", SB" : "") + " or A" + (m_left_scaled ? ", SA" : "") + ", B" +
-                      (m_right_scaled ? ", SB" : ""));
-    m_right_shared = shared != 0;
-    m_left_shared = shared == left_group + right_group;
-    if (m_args.trans_a && !m_left_shared) return legality("B.FPATR TransA=1 needs a Shared A");
-    if (m_args.trans_b && !m_right_shared) return legality("B.FPATR TransB=1 needs a Shared B");
+                      (m_facts.right_scaled ? ", SB" : "") + " or A" + (m_facts.left_scaled ? ", SA" : "") + ", B" +
+                      (m_facts.right_scaled ? ", SB" : ""));
+    m_facts.right_shared = shared != 0;
+    m_facts.left_shared = shared == left_group + right_group;
+    if (m_args.trans_a && !m_facts.left_shared) return legality("B.FPATR TransA=1 needs a Shared A");
+    if (m_args.trans_b && !m_facts.right_shared) return legality("B.FPATR TransB=1 needs a Shared B");
 
     for (const IotBinding& t : m_b.iot) {
-      for (unsigned i = 0; i < t.source_count; ++i) m_local.push_back(t.sources[i]);
+      for (unsigned i = 0; i < t.source_count; ++i) m_facts.local.push_back(t.sources[i]);
       if (!t.has_destination) continue;
       if (t.size_code < 1 || t.size_code > 10)
         return fault(FaultCode::IllegalInstruction, "B.IOT destination SizeCode " + std::to_string(t.size_code) + " is reserved");
-      m_dest_bindings.push_back(&t);
+      m_facts.dests.push_back(static_cast<std::uint8_t>(&t - m_b.iot.begin()));
     }
     // TileMatrixLocalMathematicalSourceCount plus BundleMatrixPostProcessSourceCount.
     const CubeFpatr& f = m_args.fpatr;
@@ -237,34 +211,34 @@ class CubePreflight {
                                              "SB", "Bias", "RowMaxIn", "QuantParam vector",
                                              "PReLU vector"};
     const bool present[std::size(kRoles)] = {m_args.accumulate,
-                                             !m_left_shared,
-                                             !m_left_shared && m_left_scaled,
-                                             !m_right_shared,
-                                             !m_right_shared && m_right_scaled,
+                                             !m_facts.left_shared,
+                                             !m_facts.left_shared && m_facts.left_scaled,
+                                             !m_facts.right_shared,
+                                             !m_facts.right_shared && m_facts.right_scaled,
                                              m_args.bias,
                                              f.row_max && f.row_max_init,
                                              cube::mode_uses_vector_param(f.prequant_mode),
                                              f.relu_mode == 3};
     const auto expected = static_cast<unsigned>(std::count(std::begin(present), std::end(present), true));
-    if (m_local.size() != expected) {
+    if (m_facts.local.size() != expected) {
       std::string names;  // the fault text only
       for (std::size_t i = 0; i < std::size(kRoles); ++i)
         if (present[i]) names += (names.empty() ? "" : ", ") + std::string(kRoles[i]);
       return legality(m_b.mnemonic + " expects " + std::to_string(expected) + " Local sources (" + names +
-                      "), the B.IOT bindings give " + std::to_string(m_local.size()));
+                      "), the B.IOT bindings give " + std::to_string(m_facts.local.size()));
     }
     const unsigned dests = 1U + (f.row_max ? 1U : 0U) + (f.group_max ? 1U : 0U);
-    if (m_dest_bindings.size() != dests)
+    if (m_facts.dests.size() != dests)
       return legality(m_b.mnemonic + " expects " + std::to_string(dests) + " destinations (D" +
                       (f.row_max ? ", RowMaxOut" : "") + (f.group_max ? ", GroupMaxOut" : "") +
-                      "), the B.IOT bindings give " + std::to_string(m_dest_bindings.size()));
+                      "), the B.IOT bindings give " + std::to_string(m_facts.dests.size()));
     if (!m_b.terminated) return legality("the B.IOT binding list must be closed by 'last'");
 
     // BundleOperationScalarBindingSchemaLegal: the dense B.IOR slots are QuantParam (scalar modes),
     // then the LReLU/PReLU alpha (ReluMode 2); every other field is the zero register.
-    m_scalar_slots = (cube::mode_uses_scalar_param(f.prequant_mode) ? 1U : 0U) + (f.relu_mode == 2 ? 1U : 0U);
+    m_facts.scalar_slots = (cube::mode_uses_scalar_param(f.prequant_mode) ? 1U : 0U) + (f.relu_mode == 2 ? 1U : 0U);
     if (m_b.ior) {
-      for (unsigned i = m_scalar_slots; i < 3; ++i)
+      for (unsigned i = m_facts.scalar_slots; i < 3; ++i)
         if (m_b.ior->src[i] != 0)
           return legality("B.IOR RegSrc" + std::to_string(i) + " is not consumed by this block and must be the zero register");
       if (m_b.ior->dst != 0) return legality("B.IOR RegDst must be the zero register for CUBE operations");
@@ -310,7 +284,7 @@ class CubePreflight {
       if (!is_pow2(v[i]))
         return legality(std::string(kNames[i]) + " = " + std::to_string(v[i]) + " is not a power of two");
     }
-    if (m_gemv && v[0] != 1) return legality(m_b.mnemonic + " has M = 1, but LB0 resolves to " + std::to_string(v[0]));
+    if (m_facts.gemv && v[0] != 1) return legality(m_b.mnemonic + " has M = 1, but LB0 resolves to " + std::to_string(v[0]));
     m_args.m = v[0];
     m_args.n = v[1];
     m_args.k = v[2];
@@ -323,8 +297,8 @@ class CubePreflight {
   // omitted B.IOR reads the zero register.
   Status read_scalars() {
     const CubeFpatr& f = m_args.fpatr;
-    if (m_scalar_slots == 0) return std::nullopt;
-    const auto values = model::read_scalars(m_b, m_s, m_mask);
+    if (m_facts.scalar_slots == 0) return std::nullopt;
+    const auto values = model::read_scalars(m_b, m_s, m_facts.mask);
     for (int pe = 0; pe < kPeCount; ++pe) {
       unsigned slot = 0;
       if (cube::mode_uses_scalar_param(f.prequant_mode)) {
@@ -377,18 +351,18 @@ class CubePreflight {
   }
 
   Status check_shared() {
-    if (!m_right_shared) return std::nullopt;
+    if (!m_facts.right_shared) return std::nullopt;
     const CubeArgs& a = m_args;
     unsigned ordinal = 0;
     // The validated Shared operands wait in m_plan.sources; check_matrix_sources puts every
     // source into architectural order.
-    if (m_left_shared) {
+    if (m_facts.left_shared) {
       if (Status f = shared_source(ordinal++, "A", a.m, a.k, a.a_dtype, a.trans_a, m_shared_a)) return f;
-      if (m_left_scaled)
+      if (m_facts.left_scaled)
         if (Status f = shared_source(ordinal++, "SA", a.m, m_scale_blocks, DataType::E8M0, false, m_shared_sa)) return f;
     }
     if (Status f = shared_source(ordinal++, "B", a.k, a.n, a.b_dtype, a.trans_b, m_shared_b)) return f;
-    if (m_right_scaled)
+    if (m_facts.right_scaled)
       if (Status f = shared_source(ordinal, "SB", m_scale_blocks, a.n, DataType::E8M0, false, m_shared_sb)) return f;
     return std::nullopt;
   }
@@ -399,10 +373,10 @@ class CubePreflight {
   /// The Local source at `ordinal` of the stream, available and defined, into `out`: written in
   /// place, as every bundle looks up several.
   Status local(unsigned ordinal, const char* role, std::optional<SourceOperand>& out) {
-    auto src = local_source(m_s, m_local[ordinal], m_mask, role);
+    auto src = local_source(m_s, m_facts.local[ordinal], m_facts.mask, role);
     if (!src) return src.fault();
     const LocalTile& t = m_s.slot(src->slot);
-    if (const int pe = t.first_pe_with_undefined_region(m_mask); pe >= 0)
+    if (const int pe = t.first_pe_with_undefined_region(m_facts.mask); pe >= 0)
       return legality(std::string(role) + " " + src->ref.name() + " has an undefined element in its valid region on PE" +
                       std::to_string(pe));
     out = *src;
@@ -486,6 +460,9 @@ class CubePreflight {
     return expect_valid(s, role, rows, cols);
   }
 
+  /// The B.IOT binding of the `ordinal`th destination.
+  const IotBinding& dest_binding(std::size_t ordinal) const { return m_b.iot[m_facts.dests[ordinal]]; }
+
   int push_source(const SourceOperand& s) {
     m_plan.sources.push_back(s);
     return static_cast<int>(m_plan.sources.size()) - 1;
@@ -498,7 +475,7 @@ class CubePreflight {
     if (!cube::mode_accepts_accumulator(f.prequant_mode, m_args.acc_dtype))
       return legality(std::string("PreQuantMode ") + cube::prequant_mode_name(f.prequant_mode) + " does not accept the " +
                       data_type_name(m_args.acc_dtype) + " accumulator of " + m_b.mnemonic);
-    unsigned ordinal = static_cast<unsigned>(m_local.size()) - (f.row_max && f.row_max_init ? 1U : 0U) -
+    unsigned ordinal = static_cast<unsigned>(m_facts.local.size()) - (f.row_max && f.row_max_init ? 1U : 0U) -
                        (cube::mode_uses_vector_param(f.prequant_mode) ? 1U : 0U) - (f.relu_mode == 3 ? 1U : 0U);
     if (f.row_max && f.row_max_init) {
       if (Status e = local(ordinal++, "RowMaxIn", m_row_max_in)) return e;
@@ -528,7 +505,7 @@ class CubePreflight {
       return std::nullopt;
     }
     for (int pe = 0; pe < kPeCount; ++pe) {
-      if (!m_mask.has(pe)) continue;
+      if (!m_facts.mask.has(pe)) continue;
       const std::uint8_t* bytes = m_values->fragment(TileRef::Space::Local, s.slot, pe);
       for (std::uint32_t c = 0; c < s.desc.valid_cols; ++c) {
         const std::uint64_t w = load_element(s.desc, bytes, 0, c);
@@ -548,13 +525,13 @@ class CubePreflight {
     std::optional<SourceOperand> c, la, lsa, lb, lsb, bias;
     if (a.accumulate)
       if (Status e = local(ordinal++, "C", c)) return e;
-    if (!m_left_shared) {
+    if (!m_facts.left_shared) {
       if (Status e = local(ordinal++, "A", la)) return e;
       if (Status e = expect_m_layout(*la, "A")) return e;
       if (Status e = expect_cube(*la, "A")) return e;
       if (Status e = expect_valid(*la, "A", a.m, a.k)) return e;
       if (Status e = expect_type(*la, "A", a.a_dtype)) return e;
-      if (m_left_scaled) {
+      if (m_facts.left_scaled) {
         if (Status e = local(ordinal++, "SA", lsa)) return e;
         if (Status e = expect_scale(*lsa, "SA", a.m, m_scale_blocks)) return e;
       }
@@ -568,20 +545,20 @@ class CubePreflight {
       if (Status e = expect_cube(*c, "C")) return e;
       if (Status e = expect_valid(*c, "C", a.m, a.n)) return e;
       if (Status e = expect_type(*c, "C", a.acc_dtype)) return e;
-      const std::uint32_t d_capacity = size_code_bytes(m_dest_bindings[0]->size_code);
+      const std::uint32_t d_capacity = size_code_bytes(dest_binding(0).size_code);
       if (a.fpatr.prequant_mode == 0 && c->desc.capacity_bytes != d_capacity)
         return legality("C " + c->ref.name() + " capacity " + std::to_string(c->desc.capacity_bytes) +
                         " B differs from D's " + std::to_string(d_capacity) + " B");
     }
     if (!la && !c && a.m > 32) return legality("M = " + std::to_string(a.m) + " exceeds the 32 rows of CUBE_M32");
-    if (!m_right_shared) {
+    if (!m_facts.right_shared) {
       if (Status e = local(ordinal++, "B", lb)) return e;
       if (lb->desc.layout != Layout::CubeN8)
         return legality("B " + lb->ref.name() + " must use CUBE_N8, not " + layout_name(lb->desc.layout));
       if (Status e = expect_cube(*lb, "B")) return e;
       if (Status e = expect_valid(*lb, "B", a.k, a.n)) return e;
       if (Status e = expect_type(*lb, "B", a.b_dtype)) return e;
-      if (m_right_scaled) {
+      if (m_facts.right_scaled) {
         if (Status e = local(ordinal++, "SB", lsb)) return e;
         if (Status e = expect_scale(*lsb, "SB", m_scale_blocks, a.n)) return e;
       }
@@ -598,7 +575,7 @@ class CubePreflight {
     BoundedVector<SourceOperand, kMaxSharedBindings> shared;
     for (const SourceOperand& s : m_plan.sources) shared.push_back(s);
     m_plan.sources.clear();
-    m_plan.sources.reserve(m_local.size() + shared.size());
+    m_plan.sources.reserve(m_facts.local.size() + shared.size());
     auto from_shared = [&shared](int index) { return shared[static_cast<std::size_t>(index)]; };
     auto place = [this](const std::optional<SourceOperand>& s) { return s ? push_source(*s) : kAbsent; };
     a.src_c = place(c);
@@ -631,7 +608,7 @@ class CubePreflight {
         continue;
       }
       for (int pe = 0; pe < kPeCount; ++pe) {
-        if (!m_mask.has(pe) || (s.ref.is_shared() && pe > 0)) continue;
+        if (!m_facts.mask.has(pe) || (s.ref.is_shared() && pe > 0)) continue;
         const std::uint8_t* bytes = m_values->fragment(s.ref.space, s.slot, pe);
         for (std::uint32_t r = 0; r < in.rows; ++r)
           for (std::uint32_t c = 0; c < in.cols; ++c) {
@@ -654,16 +631,16 @@ class CubePreflight {
     CubeArgs& a = m_args;
     m_plan.op = *m_b.op;
     m_plan.dtype = a.a_dtype;
-    m_plan.mask = m_mask;
+    m_plan.mask = m_facts.mask;
     DestOperand d;
-    d.hand = m_dest_bindings[0]->destination_hand;
+    d.hand = dest_binding(0).destination_hand;
     d.desc.dtype = a.out_dtype;
-    d.desc.capacity_bytes = size_code_bytes(m_dest_bindings[0]->size_code);
+    d.desc.capacity_bytes = size_code_bytes(dest_binding(0).size_code);
     d.desc.valid_rows = a.m;
     d.desc.valid_cols = a.n;
     d.desc.layout = m_layout;
     d.desc.location = Location::Matrix;
-    d.desc.pe_mask = m_mask;
+    d.desc.pe_mask = m_facts.mask;
     // M fits m_layout (checked against A or C, or chosen by M), so the CELL storage shape exists.
     const CellShape storage = *cube_storage_shape(m_layout, a.out_dtype, a.m, a.n);
     d.desc.rows = storage.rows;
@@ -687,15 +664,15 @@ class CubePreflight {
 
   Status auxiliary_destination(unsigned ordinal, const char* role, std::uint32_t cols) {
     DestOperand d;
-    d.hand = m_dest_bindings[ordinal]->destination_hand;
+    d.hand = dest_binding(ordinal).destination_hand;
     d.desc.dtype = m_args.acc_dtype;
-    d.desc.capacity_bytes = size_code_bytes(m_dest_bindings[ordinal]->size_code);
+    d.desc.capacity_bytes = size_code_bytes(dest_binding(ordinal).size_code);
     d.desc.cols = cols;
     d.desc.valid_rows = m_args.m;
     d.desc.valid_cols = cols;
     d.desc.layout = Layout::RowMajor;
     d.desc.location = Location::Any;
-    d.desc.pe_mask = m_mask;
+    d.desc.pe_mask = m_facts.mask;
     const auto rows = derived_rows(d.desc.dtype, d.desc.capacity_bytes, cols);
     if (!rows || *rows < m_args.m)
       return fault(FaultCode::TileAllocation, std::string(role) + ": TSize " + std::to_string(d.desc.capacity_bytes) +
@@ -711,14 +688,9 @@ class CubePreflight {
   const TileState& m_s;
   const IPayloadReader* m_values;
   ExecPlan& m_plan;
-  CubeArgs m_args;
-  bool m_gemv = false;
-  bool m_left_scaled = false, m_right_scaled = false;
-  bool m_left_shared = false, m_right_shared = false;
-  PeMask m_mask;
-  BoundedVector<unsigned, 2 * kMaxTileBindings> m_local;               ///< Local source selectors in stream order
-  BoundedVector<const IotBinding*, kMaxTileBindings> m_dest_bindings;  ///< bindings with a destination, in order
-  unsigned m_scalar_slots = 0;
+  /// What the bundle-only steps find (a memo keeps it), the plan's CUBE arguments among it.
+  CubeBundleFacts m_facts;
+  CubeArgs& m_args = m_facts.args;
   std::uint32_t m_scale_blocks = 1;
   int m_shared_a = kAbsent, m_shared_sa = kAbsent, m_shared_b = kAbsent, m_shared_sb = kAbsent;
   std::optional<SourceOperand> m_row_max_in, m_quant, m_relu;

@@ -15,7 +15,8 @@
 namespace ptosim::model {
 
 /// What CUBE preflight finds in a bundle alone, before it reads any tile state: B.FPATR, the input
-/// types, the binding schema and B.DATR, all legal. It holds for that bundle only.
+/// types, the binding schema and B.DATR, all legal. It holds for that bundle only (and names its
+/// bindings by index, so it holds for the bundle wherever it is kept).
 struct CubeBundleFacts {
   CubeArgs args;  ///< the fields those checks set
   bool gemv = false;
