@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// TileEngine: the SystemC shell every tile engine shares. A command arrives on cmd_target_socket
-// (blocking, loosely timed: the call returns when the engine is done, or, untraced, as soon as the
-// command is booked, with the time left until done as the annotated delay). The engine reaches each participating PE's
-// operand fragments in tile memory through mem_initiator_socket: it runs its model core on them in
-// place through DMI, and times their movement with timing-only transactions that the memories book
-// on their ports (the PEs' Local memories are one target, an instance per PE: one transaction
-// carries every PE's streams); then it holds for the longer of that traffic and the compute time
-// its timing model gives. Derived engines supply only the core and the compute-time formula.
+// TileEngine: the SystemC shell every tile engine shares. A command arrives on cmd_target_socket.
+// The engine reaches each participating PE's operand fragments in tile memory through
+// mem_initiator_socket: it runs its model core on them in place through DMI, and times their
+// movement with timing-only transactions that the memories book on their ports (the PEs' Local
+// memories are one target, an instance per PE: one transaction carries every PE's streams). It is
+// done after the longer of that traffic and the compute time its timing model gives. The call is
+// loosely timed: traced, it returns when the engine is done; untraced, as soon as the traffic is
+// booked, with the time left as the annotated delay. Derived engines supply only the core and the
+// compute-time formula.
 #pragma once
 
 #include <array>

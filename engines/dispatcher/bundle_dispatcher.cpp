@@ -144,7 +144,10 @@ void BundleDispatcher::charge_stall(std::uint64_t from, std::uint64_t to, std::u
 void BundleDispatcher::await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end) {
   m_awaited = &b;
   m_awaited_decode_end = decode_end;
-  if (m_held) run_command(m_held_engine, std::move(m_held), false);  // its completion readies b
+  if (m_held) {
+    const int engine = engine_index(m_held->plan.engine());
+    run_command(engine, std::move(m_held), false);  // its completion readies b
+  }
   sc_core::wait(m_preflight_due);
   charge_stall(decode_end, m_sources_ready_cycle, m_stats.dependency_stall_cycles, 0);
 }
@@ -275,18 +278,21 @@ void BundleDispatcher::dispatch_thread() {
 void BundleDispatcher::issue(int engine, std::shared_ptr<InFlight> f) {
   if (!m_traced && m_queues[0].empty() && m_queues[1].empty() && !m_engine_busy[0] && !m_engine_busy[1]) {
     m_held = std::move(f);
-    m_held_engine = engine;
     return;
   }
-  m_queues[engine].push_back(std::move(f));
-  m_trace_queue[engine].set(m_queues[engine].size(), Clocked::now_ps);
-  m_queue_event[engine].notify();  // immediate: the issue thread checks its queue before it waits
+  enqueue(engine, std::move(f));
 }
 
 void BundleDispatcher::release_held() {
   if (!m_held) return;
-  m_queues[m_held_engine].push_back(std::move(m_held));
-  m_queue_event[m_held_engine].notify();
+  const int engine = engine_index(m_held->plan.engine());
+  enqueue(engine, std::move(m_held));
+}
+
+void BundleDispatcher::enqueue(int engine, std::shared_ptr<InFlight> f) {
+  m_queues[engine].push_back(std::move(f));
+  m_trace_queue[engine].set(m_queues[engine].size(), Clocked::now_ps);
+  m_queue_event[engine].notify();  // immediate: the issue thread checks its queue before it waits
 }
 
 void BundleDispatcher::sfu_issue_thread() { issue_loop(0); }

@@ -140,6 +140,8 @@ class BundleDispatcher : public sc_core::sc_module {
   void issue(int engine, std::shared_ptr<InFlight> f);
   /// Puts the held command, if any, into its engine's issue queue.
   void release_held();
+  /// Puts `f` into its engine's issue queue and wakes the issue thread.
+  void enqueue(int engine, std::shared_ptr<InFlight> f);
   /// Publishes `f`'s results and retires what can retire, as of `until_done` from now: an earlier
   /// call (the dispatcher running a held command) is exact because nothing else runs meanwhile.
   void complete(InFlight& f, const sc_core::sc_time& until_done);
@@ -196,7 +198,6 @@ class BundleDispatcher : public sc_core::sc_module {
   /// command completes, so the dispatcher runs it itself (one context switch fewer per bundle of a
   /// dependent chain); otherwise it goes to its queue at the same instant as it would have.
   std::shared_ptr<InFlight> m_held;
-  int m_held_engine = 0;
   std::vector<std::shared_ptr<InFlight>> m_retired;       ///< retired entries, for reuse (new_in_flight)
   bool m_engine_busy[2] = {false, false};
   /// Per engine: the cycle it last ran out of work (idle, queue empty). Nothing gives an engine
