@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // VcdRecorder: a change-driven VCD writer. Modules report value changes of their observable state
-// (busy flags, opcodes, queue depths) as they happen; nothing is sampled, so tracing costs only
-// what changes. An optional time window keeps long runs' traces small.
+// (busy flags, opcodes, queue depths) as they happen; nothing is sampled by a clock, so tracing
+// costs only what changes. Values known only once time has passed them (a memory's port activity,
+// booked ahead of the caller's time) come from probes the recorder samples then. An optional time
+// window keeps long runs' traces small.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,18 @@ namespace ptosim::traces {
 
 class VcdRecorder {
  public:
+  /// A source of traced values that are final only once the simulation has passed their time: it
+  /// asks to be sampled at times of its choosing (sample_at), and is sampled when the recorder
+  /// moves beyond such a time, so what it reports there can no longer change.
+  class Probe {
+   public:
+    /// Records, with change(..., time_ps), the probe's values at `time_ps`.
+    virtual void sample(std::uint64_t time_ps) = 0;
+
+   protected:
+    ~Probe() = default;
+  };
+
   /// Signals are declared before the first change; `scope` is a dotted path ("top.sfu").
   int declare(const std::string& scope, const std::string& name, unsigned width);
   /// Bits a signal needs to show every value up to `max_value`.
@@ -26,7 +40,33 @@ class VcdRecorder {
   /// initial values, changes after `window_end_ps` are dropped.
   bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
             std::uint64_t window_end_ps);
-  void change(int id, std::uint64_t value, std::uint64_t time_ps);
+  /// Signal `id` takes `value` at `time_ps`, which is never earlier than a time recorded before.
+  /// The changes of one time are written together once time moves on: a signal that changes
+  /// several times at one time shows its last value, and nothing if that is the value it had.
+  void change(int id, std::uint64_t value, std::uint64_t time_ps) {
+    if (time_ps != m_now) move_to(time_ps);
+    Signal& s = m_signals[static_cast<std::size_t>(id)];
+    s.value = value;
+    if (!s.staged) {
+      s.staged = true;
+      m_staged.push_back(id);
+    }
+  }
+  /// Signal `id` will take `value` at `time_ps`, from the current time on, known ahead (a loosely
+  /// timed engine's end): it is recorded before any change made at that time, which overrides it.
+  void schedule(int id, std::uint64_t value, std::uint64_t time_ps) {
+    if (time_ps <= m_now)
+      change(id, value, m_now);  // a probe's sample, or nothing known ahead after all
+    else
+      schedule_ahead(id, value, time_ps);
+  }
+  /// Asks for `probe` to be sampled at `time_ps` (not earlier than the latest time recorded).
+  void sample_at(Probe& probe, std::uint64_t time_ps);
+  /// Nothing will change before `time_ps` any more: the samples due before it are taken.
+  void advance(std::uint64_t time_ps) {
+    if (time_ps > m_now) move_to(time_ps);
+  }
+  /// Takes the samples due up to `end_time_ps`, writes what is left and closes the output.
   void close(std::uint64_t end_time_ps);
 
   struct Signal {
@@ -34,14 +74,43 @@ class VcdRecorder {
     std::string name;
     unsigned width;
     std::string code;
-    std::uint64_t value = 0;
+    std::uint64_t value = 0;  ///< the latest value recorded
+    std::uint64_t shown = 0;  ///< the value as of the last time written (or folded before the window)
+    bool staged = false;      ///< changed at the time not yet written
+    std::uint8_t tail_len = 0;
+    char tail[12] = {};  ///< what follows the value on its line: (" " for vectors) the code, "\n"
   };
   const std::vector<Signal>& signals() const { return m_signals; }
 
  private:
+  struct Sample {
+    std::uint64_t time;
+    Probe* probe;
+    bool operator>(const Sample& o) const { return time != o.time ? time > o.time : probe > o.probe; }
+    bool operator==(const Sample& o) const { return time == o.time && probe == o.probe; }
+  };
+  struct Scheduled {
+    std::uint64_t time;
+    std::uint64_t order;  ///< changes scheduled for one time apply in the order they were made
+    int id;
+    std::uint64_t value;
+    bool operator>(const Scheduled& o) const { return time != o.time ? time > o.time : order > o.order; }
+  };
+
+  /// Writes the changes staged at the current time, records every earlier time's scheduled changes
+  /// and samples at their own times, and makes `time_ps` current with its scheduled changes.
+  void move_to(std::uint64_t time_ps);
+  /// Records the scheduled changes and samples of the times up to `last_ps`; the last such time
+  /// becomes current.
+  void take_due_through(std::uint64_t last_ps);
+  void schedule_ahead(int id, std::uint64_t value, std::uint64_t time_ps);
+  /// Stages the changes scheduled for the current time.
+  void take_scheduled_now();
+  /// Writes (or folds, or drops, by the window) the changes staged at the current time.
+  void write_staged();
   /// Where the next line goes in the buffer (flushed first if a line might not fit).
   char* room();
-  void write_value(const Signal& s);
+  void write_value(const Signal& s, std::uint64_t value);
   void write_time(std::uint64_t time_ps);
   void write_text(const char* text);  ///< a line shorter than kLongestLine
   void flush();
@@ -56,10 +125,17 @@ class VcdRecorder {
   std::size_t m_used = 0;
 
   std::vector<Signal> m_signals;
+  std::vector<int> m_staged;     ///< signals changed at m_now, in order of their first change
+  std::vector<Sample> m_samples;  ///< a min-heap of samples due
+  Sample m_last_asked{~std::uint64_t{0}, nullptr};
+  std::vector<Scheduled> m_scheduled;  ///< a min-heap of changes known ahead
+  std::uint64_t m_schedule_order = 0;
   std::ofstream m_out;
+  bool m_open = false;  ///< m_out is open (asked once per time written)
   std::uint64_t m_begin = 0;
   std::uint64_t m_end = ~std::uint64_t{0};
-  std::uint64_t m_last_time = 0;
+  std::uint64_t m_now = 0;        ///< the time of the staged changes
+  std::uint64_t m_last_time = 0;  ///< the last time written
   bool m_body_started = false;
 };
 
@@ -73,6 +149,13 @@ class TracedValue {
     if (v == m_value) return;
     m_value = v;
     if (m_rec) m_rec->change(m_id, v, now_ps());
+  }
+  /// Sets the value as of `time_ps`: a probe's sample time, or a time ahead that nothing changes
+  /// the value before (see VcdRecorder::schedule).
+  void set_at(std::uint64_t v, std::uint64_t time_ps) {
+    if (v == m_value) return;
+    m_value = v;
+    if (m_rec) m_rec->schedule(m_id, v, time_ps);
   }
   std::uint64_t get() const { return m_value; }
 

@@ -14,7 +14,7 @@ namespace ptosim::engines {
 class Clocked {
  public:
   explicit Clocked(const model::ClockParams& clock)
-      : m_period(static_cast<double>(clock.period_ps), sc_core::SC_PS) {}
+      : m_period(static_cast<double>(clock.period_ps), sc_core::SC_PS), m_period_ps(clock.period_ps) {}
 
   // Integer arithmetic on the time value: constructing sc_time from a double costs a rounding.
   sc_core::sc_time to_time(model::Cycles c) const { return sc_core::sc_time::from_value(c.count * m_period.value()); }
@@ -29,15 +29,20 @@ class Clocked {
   /// The cycle that time `t` falls in.
   std::uint64_t cycle_of(const sc_core::sc_time& t) const { return t.value() / m_period.value(); }
   /// Simulated time in picoseconds (what traces record).
-  static std::uint64_t now_ps() {
+  static std::uint64_t now_ps() { return ps_of(sc_core::sc_time_stamp()); }
+  /// `t` in picoseconds.
+  static std::uint64_t ps_of(const sc_core::sc_time& t) {
     // The time resolution is fixed once simulation runs; building a time from a double is not free.
     static const std::uint64_t ps = sc_core::sc_time(1, sc_core::SC_PS).value();
-    return sc_core::sc_time_stamp().value() / ps;
+    return t.value() / ps;
   }
+  /// The start of cycle `c` in picoseconds.
+  std::uint64_t cycle_ps(std::uint64_t c) const { return c * m_period_ps; }
   const sc_core::sc_time& period() const { return m_period; }
 
  private:
   sc_core::sc_time m_period;
+  std::uint64_t m_period_ps;
 };
 
 }  // namespace ptosim::engines

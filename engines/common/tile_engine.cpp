@@ -43,7 +43,6 @@ void TileEngine::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 en
 }
 
 void TileEngine::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
-  m_traced = true;
   m_busy.attach(&rec, rec.declare(scope, "busy", 1));
   m_opcode.attach(&rec, rec.declare(scope, "opcode", 8));
   m_bundle.attach(&rec, rec.declare(scope, "bundle_id", 32));
@@ -220,10 +219,8 @@ sc_core::sc_time TileEngine::execute(EngineCommand& cmd) {
   if (!streams_done) SC_REPORT_ERROR(name(), "tile memory rejected an operand access (address map error)");
   const sc_core::sc_time booked = sc_core::sc_time_stamp();
   const sc_core::sc_time done = std::max({start + m_clock.to_time(compute), streams_done.value_or(start), booked});
-  // Every booking is made: traced, the engine holds until done, where its busy signal falls (a
-  // VCD is written in time order); untraced, nothing observes it meanwhile, so the caller waits
-  // out the rest, which it may fold into a wait of its own.
-  if (m_traced && done > booked) sc_core::wait(done - booked);
+  // Every booking is made: the caller waits out the rest, which it may fold into a wait of its
+  // own. Nothing can change the engine's busy signal meanwhile, so its fall is known now.
   const std::uint64_t busy = m_clock.to_cycles(done - start);
   cmd.compute_cycles = compute.count;
   cmd.stall_cycles = busy > compute.count ? busy - compute.count : 0;
@@ -235,8 +232,8 @@ sc_core::sc_time TileEngine::execute(EngineCommand& cmd) {
   ++op.count;
   op.cycles += busy;
   m_last_done = done;
-  m_busy.set(0, Clocked::now_ps);
-  return done - sc_core::sc_time_stamp();
+  m_busy.set_at(0, Clocked::ps_of(done));
+  return done - booked;
 }
 
 }  // namespace ptosim::engines

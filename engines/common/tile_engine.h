@@ -5,9 +5,9 @@
 // movement with timing-only transactions that the memories book on their ports (the PEs' Local
 // memories are one target, an instance per PE: one transaction carries every PE's streams). It is
 // done after the longer of that traffic and the compute time its timing model gives. The call is
-// loosely timed: traced, it returns when the engine is done; untraced, as soon as the traffic is
-// booked, with the time left as the annotated delay. Derived engines supply only the core and the
-// compute-time formula.
+// loosely timed: it returns as soon as the traffic is booked, with the time left as the annotated
+// delay (the traced busy signal's fall is scheduled then). Derived engines supply only the core
+// and the compute-time formula.
 #pragma once
 
 #include <array>
@@ -86,7 +86,7 @@ class TileEngine : public sc_core::sc_module {
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  /// Runs a command; returns the time left until it is done (zero when traced, see execute).
+  /// Runs a command; returns the time left until it is done.
   sc_core::sc_time execute(EngineCommand& cmd);
   /// Runs the model core on PE `pe`'s operands in place.
   model::NumericFlags run_pe(const model::ExecPlan& plan, int pe);
@@ -110,7 +110,6 @@ class TileEngine : public sc_core::sc_module {
   std::array<MemoryStreams, 2> m_memories{{{{}, 2, false}, {{}, 1, false}}};  ///< the Local, then the Shared memory
   tlm::tlm_generic_payload m_train_payload;
   sc_core::sc_time m_last_done;
-  bool m_traced = false;
   traces::TracedValue m_busy;
   traces::TracedValue m_opcode;
   traces::TracedValue m_bundle;

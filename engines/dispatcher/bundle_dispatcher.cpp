@@ -164,7 +164,7 @@ bool BundleDispatcher::sources_ready(const model::Bundle& b) const {
 void BundleDispatcher::record_immediate(std::shared_ptr<InFlight> f) {
   f->done = true;
   m_reorder.push_back(std::move(f));
-  retire();
+  retire(now_cycles());
 }
 
 void BundleDispatcher::dispatch_thread() {
@@ -172,19 +172,25 @@ void BundleDispatcher::dispatch_thread() {
   while (m_program) {
     set_state(State::Decode);
     auto fetched = m_program->next();
-    // Untraced, nothing observes the dispatcher between decode and preflight, so a bundle takes
-    // them in one wait: straight on when its sources are ready (only this thread makes a source
-    // pending, so they stay ready), else until the completion that readies them says its
-    // preflight is over.
-    const bool untraced_bundle = fetched && !m_traced && !fetched->fault && !fetched->bundle->is_strict_noop();
-    const bool straight = untraced_bundle && sources_ready(*fetched->bundle);
-    if (!untraced_bundle || straight) release_held();
+    // A bundle takes decode, the wait for its sources and preflight in one wait: straight on when
+    // its sources are ready (only this thread makes a source pending, so they stay ready), else
+    // until the completion that readies them says its preflight is over. Traced, the states of
+    // that wait are scheduled once known: at once when straight or waiting for the held command
+    // (its end is known as it starts), else only at the completion, too late for a VCD written
+    // in time order, so such a wait is taken stage by stage.
+    const bool plain = fetched && !fetched->fault && !fetched->bundle->is_strict_noop();
+    const bool straight = plain && sources_ready(*fetched->bundle);
+    const bool merged = plain && (straight || !m_traced || m_held);
+    if (!merged || straight) release_held();
     if (!fetched) break;
     const std::uint64_t decode = m_params.decode_cycles * fetched->instructions;
-    if (untraced_bundle && !straight)
+    m_trace_bundle.set_at(m_next_id, m_clock.cycle_ps(now_cycles() + decode));  // its id, once decoded
+    if (merged && !straight) {
       await_sources_then_preflight(*fetched->bundle, now_cycles() + decode);
-    else
+    } else {
+      if (straight) m_trace_state.set_at(static_cast<std::uint64_t>(State::Preflight), m_clock.cycle_ps(now_cycles() + decode));
       sc_core::wait(m_clock.to_time(model::Cycles(decode + (straight ? m_params.preflight_cycles : 0))));
+    }
     m_stats.decode_cycles += decode;
     m_stats.instructions += fetched->instructions;
 
@@ -195,7 +201,6 @@ void BundleDispatcher::dispatch_thread() {
     rec.id = m_next_id++;
     rec.op = fetched->op();
     rec.loc = fetched->loc();
-    m_trace_bundle.set(rec.id, Clocked::now_ps);
     ++m_stats.bundles;
     if (fetched->fault) {
       rec.outcome = BundleRecord::Outcome::Faulted;
@@ -213,7 +218,7 @@ void BundleDispatcher::dispatch_thread() {
       continue;
     }
 
-    if (!untraced_bundle) {
+    if (!merged) {
       set_state(State::WaitDependency);
       stall_until([&] { return sources_ready(b); }, m_stats.dependency_stall_cycles, 0);
       set_state(State::Preflight);
@@ -276,7 +281,7 @@ void BundleDispatcher::dispatch_thread() {
 }
 
 void BundleDispatcher::issue(int engine, std::shared_ptr<InFlight> f) {
-  if (!m_traced && m_queues[0].empty() && m_queues[1].empty() && !m_engine_busy[0] && !m_engine_busy[1]) {
+  if (m_queues[0].empty() && m_queues[1].empty() && !m_engine_busy[0] && !m_engine_busy[1]) {
     m_held = std::move(f);
     return;
   }
@@ -342,13 +347,17 @@ void BundleDispatcher::complete(InFlight& f, const sc_core::sc_time& until_done)
   }
   for (const model::SourceOperand& s : plan.sources) --m_pending_reads[slot_key(s.ref.space, s.slot)];
   f.done = true;
-  retire();
+  retire(done);
   signal_progress();
   if (m_awaited && sources_ready(*m_awaited)) {
     m_awaited = nullptr;
     m_sources_ready_cycle = done;
-    const std::uint64_t preflight_end = std::max(done, m_awaited_decode_end) + m_params.preflight_cycles;
-    m_preflight_due.notify(until_done + m_clock.to_time(model::Cycles(preflight_end - done)));
+    const std::uint64_t preflight_start = std::max(done, m_awaited_decode_end);
+    // Traced, this is the held command's completion, made as it starts: the wait's states lie ahead.
+    if (done > m_awaited_decode_end)
+      m_trace_state.set_at(static_cast<std::uint64_t>(State::WaitDependency), m_clock.cycle_ps(m_awaited_decode_end));
+    m_trace_state.set_at(static_cast<std::uint64_t>(State::Preflight), m_clock.cycle_ps(preflight_start));
+    m_preflight_due.notify(until_done + m_clock.to_time(model::Cycles(preflight_start + m_params.preflight_cycles - done)));
   }
 }
 
@@ -365,14 +374,14 @@ std::shared_ptr<BundleDispatcher::InFlight> BundleDispatcher::new_in_flight() {
   return std::make_shared<InFlight>();
 }
 
-void BundleDispatcher::retire() {
+void BundleDispatcher::retire(std::uint64_t cycle) {
   while (!m_reorder.empty() && m_reorder.front()->done) {
     m_state.raise_status(m_reorder.front()->record->flags);
     ++m_retired_records;
     m_retired.push_back(std::move(m_reorder.front()));
     m_reorder.pop_front();
   }
-  m_trace_reorder.set(m_reorder.size(), Clocked::now_ps);
+  m_trace_reorder.set_at(m_reorder.size(), m_clock.cycle_ps(cycle));
 }
 
 }  // namespace ptosim::engines

@@ -145,7 +145,8 @@ class BundleDispatcher : public sc_core::sc_module {
   /// Publishes `f`'s results and retires what can retire, as of `until_done` from now: an earlier
   /// call (the dispatcher running a held command) is exact because nothing else runs meanwhile.
   void complete(InFlight& f, const sc_core::sc_time& until_done);
-  void retire();
+  /// Retires what can retire, as of cycle `cycle` (now, or ahead: see complete).
+  void retire(std::uint64_t cycle);
   void record_immediate(std::shared_ptr<InFlight> f);
   /// A fresh in-flight entry: a retired one nothing holds any more, reset, else a new one.
   std::shared_ptr<InFlight> new_in_flight();
@@ -159,9 +160,9 @@ class BundleDispatcher : public sc_core::sc_module {
   void stall_until(Pred ready, std::uint64_t& counter, int reason);
   /// Charges a stall over cycles [from, to) to `counter` and to the engines idle throughout it.
   void charge_stall(std::uint64_t from, std::uint64_t to, std::uint64_t& counter, int reason);
-  /// Untraced: waits for `b`'s sources, decode ending at cycle `decode_end`, then for preflight,
-  /// in one wait: the completion that makes the sources ready wakes the dispatcher when its
-  /// preflight would end.
+  /// Waits for `b`'s sources, decode ending at cycle `decode_end`, then for preflight, in one
+  /// wait: the completion that makes the sources ready wakes the dispatcher when its preflight
+  /// would end.
   /// A held command, which `b` waits for, runs on the dispatcher's thread meanwhile: the wait for
   /// it to finish and for b's preflight are then one.
   void await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end);
@@ -193,7 +194,7 @@ class BundleDispatcher : public sc_core::sc_module {
   RingQueue<std::shared_ptr<InFlight>> m_reorder;         ///< dispatched, not yet retired, program order
   RingQueue<std::shared_ptr<InFlight>> m_queues[2];       ///< per engine issue queue
   CommandPort m_ports[2];
-  /// Untraced, a command issued while both engines are idle with empty queues is held back until
+  /// A command issued while both engines are idle with empty queues is held back until
   /// the next bundle is fetched. If that bundle waits for it, nothing else can happen until the
   /// command completes, so the dispatcher runs it itself (one context switch fewer per bundle of a
   /// dependent chain); otherwise it goes to its queue at the same instant as it would have.
@@ -203,7 +204,7 @@ class BundleDispatcher : public sc_core::sc_module {
   /// Per engine: the cycle it last ran out of work (idle, queue empty). Nothing gives an engine
   /// work while the dispatcher stalls, so an engine idle at a stall's end was idle since then.
   std::uint64_t m_idle_since[2] = {0, 0};
-  // A bundle awaiting its sources untraced (await_sources_then_preflight); complete() wakes it.
+  // A bundle awaiting its sources (await_sources_then_preflight); complete() wakes it.
   const model::Bundle* m_awaited = nullptr;
   std::uint64_t m_awaited_decode_end = 0;
   std::uint64_t m_sources_ready_cycle = 0;
@@ -220,7 +221,7 @@ class BundleDispatcher : public sc_core::sc_module {
   std::uint64_t m_finish_cycle = 0;
   sc_core::sc_event m_finished_event;
 
-  bool m_traced = false;  ///< signals declared: the dispatcher's state changes are observed
+  bool m_traced = false;  ///< signals declared: the dispatcher's state is observed
   traces::TracedValue m_trace_state;
   traces::TracedValue m_trace_queue[2];
   traces::TracedValue m_trace_reorder;

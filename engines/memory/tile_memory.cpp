@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 
 namespace ptosim::engines {
 
@@ -17,9 +16,6 @@ TileMemory::TileMemory(sc_core::sc_module_name name, unsigned instances, unsigne
   target_socket.register_b_transport(this, &TileMemory::b_transport);
   target_socket.register_transport_dbg(this, &TileMemory::transport_dbg);
   target_socket.register_get_direct_mem_ptr(this, &TileMemory::get_direct_mem_ptr);
-  SC_METHOD(update_port_trace);
-  sensitive << m_port_change;
-  dont_initialize();
   start_mirroring();
 }
 
@@ -40,35 +36,17 @@ model::MemoryPortModel::Counts TileMemory::port_counts(unsigned instance) const 
 }
 
 void TileMemory::trace_to(traces::VcdRecorder& rec, unsigned instance, const std::string& scope) {
-  m_tracing = true;
+  m_recorder = &rec;
   Instance& in = m_instances.at(instance);
   in.active_ports.attach(&rec, rec.declare(scope, "active_ports", traces::VcdRecorder::width_for(in.ports.counts().port_bytes.size())));
 }
 
-void TileMemory::sample_ports_at(std::uint64_t cycle) {
-  m_samples.push_back(cycle);
-  std::push_heap(m_samples.begin(), m_samples.end(), std::greater<>());
-  if (cycle < m_armed) {
-    m_armed = cycle;
-    m_port_change.notify(m_clock.to_time(model::Cycles(cycle)) - sc_core::sc_time_stamp());
-  }
-}
-
-void TileMemory::update_port_trace() {
-  const std::uint64_t now = m_clock.now_cycles();
-  while (!m_samples.empty() && m_samples.front() <= now) {
-    std::pop_heap(m_samples.begin(), m_samples.end(), std::greater<>());
-    m_samples.pop_back();
-  }
+void TileMemory::sample(std::uint64_t time_ps) {
+  const std::uint64_t cycle = time_ps / m_clock.cycle_ps(1);
   // While the instances mirror, instance 0's calendar is every instance's.
-  const unsigned lead_active = m_instances.front().ports.active_at(now);
+  const unsigned lead_active = m_instances.front().ports.active_at(cycle);
   for (Instance& in : m_instances)
-    in.active_ports.set(m_mirroring || &in == &m_instances.front() ? lead_active : in.ports.active_at(now), Clocked::now_ps);
-  m_armed = ~std::uint64_t{0};
-  if (!m_samples.empty()) {
-    m_armed = m_samples.front();
-    m_port_change.notify(m_clock.to_time(model::Cycles(m_armed)) - sc_core::sc_time_stamp());
-  }
+    in.active_ports.set_at(m_mirroring || &in == &m_instances.front() ? lead_active : in.ports.active_at(cycle), time_ps);
 }
 
 std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len) {
@@ -157,10 +135,13 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
 model::MemoryPortModel::Grant TileMemory::book(unsigned instance, std::uint64_t now, std::uint64_t arrival,
                                                std::uint64_t offset, std::uint64_t len) {
   model::MemoryPortModel& ports = m_instances[instance].ports;
+  // A reservation forgets bookings that ended before now, which samples due before now still
+  // read, and can change the mirroring that samples assume: they are taken first.
+  if (m_recorder) m_recorder->advance(m_clock.cycle_ps(now));
   const auto grant = ports.reserve(now, arrival, offset, len);
-  if (m_tracing) {
-    sample_ports_at(grant.start);
-    sample_ports_at(grant.start + ports.occupancy(len));
+  if (m_recorder) {
+    m_recorder->sample_at(*this, m_clock.cycle_ps(grant.start));
+    m_recorder->sample_at(*this, m_clock.cycle_ps(grant.start + ports.occupancy(len)));
   }
   return grant;
 }

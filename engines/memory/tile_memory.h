@@ -37,7 +37,7 @@ namespace ptosim::engines {
 
 struct BurstTrain;
 
-class TileMemory : public sc_core::sc_module {
+class TileMemory : public sc_core::sc_module, private traces::VcdRecorder::Probe {
  public:
   SC_HAS_PROCESS(TileMemory);
   tlm_utils::simple_target_socket<TileMemory> target_socket;
@@ -88,7 +88,8 @@ class TileMemory : public sc_core::sc_module {
   void stop_mirroring();
   /// Copies between the payload and storage; returns false on an out-of-slot access.
   bool move_data(tlm::tlm_generic_payload& gp);
-  void update_port_trace();
+  /// Records every traced instance's port activity at `time_ps` (a booking's start or end).
+  void sample(std::uint64_t time_ps) override;
 
   Clocked m_clock;
   model::InvariantDivisor m_slot_stride;
@@ -108,16 +109,10 @@ class TileMemory : public sc_core::sc_module {
   /// nothing left to book; false if a transfer lies outside a slot or the instance.
   static constexpr unsigned kNone = ~0u;
   bool group_instance(const BurstTrain& train, std::size_t g, std::uint64_t shift, unsigned& instance) const;
-  /// Schedules a port-activity sample at `cycle` (at or after now).
-  void sample_ports_at(std::uint64_t cycle);
 
-  // Port activity is traced at booking starts and ends, which lie ahead of the caller's time: a
-  // min-heap of pending sample cycles (one event armed for the earliest) collapses the many
-  // bookings that start or end on the same cycle into one sample of every instance.
-  bool m_tracing = false;
-  std::vector<std::uint64_t> m_samples;
-  std::uint64_t m_armed = ~std::uint64_t{0};
-  sc_core::sc_event m_port_change;
+  // Port activity is traced at booking starts and ends, which lie ahead of the caller's time: the
+  // recorder samples every instance there once time has passed, when no booking can change it.
+  traces::VcdRecorder* m_recorder = nullptr;
 };
 
 }  // namespace ptosim::engines

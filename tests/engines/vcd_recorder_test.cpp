@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -44,4 +45,74 @@ TEST_CASE("VcdRecorder: signal widths cover their largest value", "[traces]") {
   CHECK(VcdRecorder::width_for(4) == 3);
   CHECK(VcdRecorder::width_for(255) == 8);
   CHECK(VcdRecorder::width_for(4097) == 13);
+}
+
+TEST_CASE("VcdRecorder: the changes of one time show their last value, and nothing if it is the old one", "[traces]") {
+  const std::string path = "ptosim_" + std::to_string(getpid()) + "_coalesce.vcd";
+  VcdRecorder rec;
+  const int x = rec.declare("top.a", "x", 3);
+  const int y = rec.declare("top.a", "y", 1);
+  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  rec.change(x, 5, 10);
+  rec.change(x, 2, 10);  // the value x shows at 10
+  rec.change(y, 1, 10);
+  rec.change(y, 0, 10);  // back to what y was: no line
+  rec.change(x, 1, 20);
+  rec.close(30);
+  CHECK(body_of(path) == "#0\n$dumpvars\nb0 !\n0\"\n$end\n#10\nb10 !\n#20\nb1 !\n#30\n");
+  std::remove(path.c_str());
+}
+
+TEST_CASE("VcdRecorder: a change scheduled ahead shows at its time unless a change made then overrides it", "[traces]") {
+  const std::string path = "ptosim_" + std::to_string(getpid()) + "_schedule.vcd";
+  VcdRecorder rec;
+  const int x = rec.declare("top.a", "x", 3);
+  const int y = rec.declare("top.a", "y", 1);
+  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  rec.change(x, 1, 10);
+  rec.schedule(x, 4, 50);
+  rec.schedule(y, 1, 30);
+  rec.schedule(y, 0, 60);
+  rec.change(x, 2, 40);  // y's change at 30 is written first
+  rec.change(x, 7, 50);  // made at 50: it overrides the 4 scheduled for then
+  rec.close(70);         // y's change at 60 is written on closing
+  CHECK(body_of(path) == "#0\n$dumpvars\nb0 !\n0\"\n$end\n#10\nb1 !\n#30\n1\"\n#40\nb10 !\n#50\nb111 !\n#60\n0\"\n#70\n");
+  std::remove(path.c_str());
+}
+
+namespace {
+
+// A probe whose value at time t is t / 10, counting its samples.
+struct ClockProbe : VcdRecorder::Probe {
+  VcdRecorder* rec = nullptr;
+  int id = -1;
+  std::vector<std::uint64_t> sampled;
+  void sample(std::uint64_t time_ps) override {
+    sampled.push_back(time_ps);
+    rec->change(id, time_ps / 10, time_ps);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("VcdRecorder: a probe is sampled once per time asked, when time has passed it", "[traces]") {
+  const std::string path = "ptosim_" + std::to_string(getpid()) + "_probe.vcd";
+  VcdRecorder rec;
+  ClockProbe probe;
+  probe.rec = &rec;
+  probe.id = rec.declare("top.a", "p", 4);
+  const int x = rec.declare("top.a", "x", 1);
+  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  rec.sample_at(probe, 30);
+  rec.sample_at(probe, 30);
+  rec.sample_at(probe, 70);
+  rec.change(x, 1, 30);  // at 30 the probe may still change: not sampled yet
+  CHECK(probe.sampled.empty());
+  rec.advance(50);  // past 30
+  CHECK(probe.sampled == std::vector<std::uint64_t>{30});
+  rec.change(x, 0, 60);
+  rec.close(100);  // 70 is sampled on closing
+  CHECK(probe.sampled == std::vector<std::uint64_t>{30, 70});
+  CHECK(body_of(path) == "#0\n$dumpvars\nb0 !\n0\"\n$end\n#30\n1\"\nb11 !\n#60\n0\"\n#70\nb111 !\n#100\n");
+  std::remove(path.c_str());
 }

@@ -7,8 +7,10 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "tests/platforms/run_helpers.h"
 
@@ -46,6 +48,56 @@ std::string sfu_program(const std::string& op, const std::string& dtype, unsigne
   p << "BSTOP\n";
   return p.str();
 }
+
+/// A VCD's value changes by signal ("top.sfu.busy"), as (time, value), and its last time.
+struct Waves {
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> changes;
+  std::uint64_t end = 0;
+
+  explicit Waves(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> scopes;
+    std::map<std::string, std::string> name_of;  // by code
+    std::uint64_t time = 0;
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream words(line);
+      std::string w;
+      words >> w;
+      if (w == "$scope") {
+        std::string kind, name;
+        words >> kind >> name;
+        scopes.push_back(name);
+      } else if (w == "$upscope") {
+        scopes.pop_back();
+      } else if (w == "$var") {
+        std::string kind, width, code, name, path;
+        words >> kind >> width >> code >> name;
+        for (const std::string& s : scopes) path += s + ".";
+        name_of[code] = path + name;
+      } else if (!w.empty() && w[0] == '#') {
+        time = std::stoull(w.substr(1));
+        end = time;
+      } else if (!w.empty() && w[0] == 'b') {
+        std::string code;
+        words >> code;
+        changes[name_of.at(code)].emplace_back(time, std::stoull(w.substr(1), nullptr, 2));
+      } else if (w.size() > 1 && (w[0] == '0' || w[0] == '1')) {
+        changes[name_of.at(w.substr(1))].emplace_back(time, w[0] - '0');
+      }
+    }
+  }
+  /// The integral of a signal's value over time (value x picoseconds), to the end of the trace.
+  std::uint64_t integral(const std::string& signal, std::uint64_t only_value = ~std::uint64_t{0}) const {
+    const auto& c = changes.at(signal);
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      const std::uint64_t until = i + 1 < c.size() ? c[i + 1].first : end;
+      const std::uint64_t weight = only_value == ~std::uint64_t{0} ? c[i].second : c[i].second == only_value ? 1 : 0;
+      sum += weight * (until - c[i].first);
+    }
+    return sum;
+  }
+};
 
 std::uint64_t op_cycles(const ptosim::test::RunResult& r, const std::string& engine, const std::string& op) {
   return r.stats["engines"][engine]["per_opcode"][op]["cycles"].get<std::uint64_t>();
@@ -176,9 +228,9 @@ TEST_CASE("Two runs of the same input give identical statistics and VCD, and tra
 }
 
 TEST_CASE("Tracing changes no statistic whether a dependency resolves before, during or after decode", "[timing]") {
-  // Untraced, the dispatcher waits for a bundle's sources and its preflight in one step, woken by
-  // the completion that readies them; traced, it waits stage by stage. Longer decodes move that
-  // completion from after decode to during it.
+  // The dispatcher waits for a bundle's sources and its preflight in one step, woken by the
+  // completion that readies them; traced, only when that completion is known as the wait begins,
+  // else stage by stage. Longer decodes move that completion from after decode to during it.
   const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/attention.pto");
   std::set<std::uint64_t> stalls;
   for (int decode : {1, 4, 16, 64, 256}) {
@@ -195,8 +247,8 @@ TEST_CASE("Tracing changes no statistic whether a dependency resolves before, du
 }
 
 TEST_CASE("Tracing changes no statistic of a dependent CUBE chain, full or timing-only", "[timing]") {
-  // Untraced, a chained command issued to idle engines runs on the dispatcher's own thread while
-  // the next bundle waits for it; traced, it goes through the issue queue.
+  // A chained command issued to idle engines runs on the dispatcher's own thread while the next
+  // bundle waits for it, its completion made ahead; traced, the signals it changes are scheduled.
   const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/gemm.pto");
   for (const std::string mode : {"", " --timing-only"}) {
     const std::string name = mode.empty() ? "gemm_chain" : "gemm_chain_timing_only";
@@ -208,6 +260,51 @@ TEST_CASE("Tracing changes no statistic of a dependent CUBE chain, full or timin
     CHECK(plain.stats == traced.stats);
     CHECK(plain.stats["dispatcher"]["dependency_stall_cycles"].get<std::uint64_t>() > 0);
   }
+}
+
+TEST_CASE("The VCD shows what the statistics count: busy engines, dispatcher stalls and port activity", "[timing]") {
+  // Traced signals are recorded at change points, some of them ahead (an engine's end, the
+  // dispatcher's wait states) or once time has passed them (memory port activity): over whole
+  // runs, each signal's time must add up to its statistic.
+  const std::string examples = std::string(PTOSIM_SOURCE_DIR) + "/examples/";
+  struct Run {
+    const char* example;
+    const char* args;
+  };
+  const Run runs[] = {{"attention", ""},
+                      {"attention", " --set dispatch.decode_cycles=64"},
+                      {"attention", " --set dispatch.issue_queue_depth=1"},
+                      {"attention", " --set dispatch.reorder_depth=2"},
+                      {"gemm", ""},
+                      {"gemm", " --timing-only"},
+                      {"softmax", " --set dispatch.preflight_cycles=0"}};
+  std::set<std::string> stalls_seen;
+  for (const Run& run : runs) {
+    const std::string name = std::string("waves_") + run.example;
+    INFO(run.example << run.args);
+    const auto r = run_program(name, slurp(examples + run.example + ".pto"), "--quiet --vcd " + name + ".vcd" + run.args);
+    REQUIRE(r.status == 0);
+    const Waves waves(name + ".vcd");
+    const std::uint64_t period = r.stats["clock_period_ps"].get<std::uint64_t>();
+    CHECK(waves.end == r.stats["simulated_cycles"].get<std::uint64_t>() * period);
+    for (const char* engine : {"sfu", "cube"})
+      CHECK(waves.integral(std::string("top.") + engine + ".busy") ==
+            r.stats["engines"][engine]["busy_cycles"].get<std::uint64_t>() * period);
+    // The dispatcher's states, numbered as in the user guide.
+    const std::pair<std::uint64_t, const char*> stalls[] = {
+        {2, "dependency_stall_cycles"}, {4, "queue_full_stall_cycles"}, {5, "reorder_full_stall_cycles"}};
+    for (const auto& [state, counter] : stalls) {
+      const std::uint64_t cycles = r.stats["dispatcher"][counter].get<std::uint64_t>();
+      CHECK(waves.integral("top.dispatcher.state", state) == cycles * period);
+      if (cycles > 0) stalls_seen.insert(counter);
+    }
+    for (const auto& [memory, counts] : r.stats["memories"].items()) {
+      std::uint64_t busy = 0;
+      for (const auto& port : counts["ports"]) busy += port["busy_cycles"].get<std::uint64_t>();
+      CHECK(waves.integral("top." + memory + ".active_ports") == busy * period);
+    }
+  }
+  CHECK(stalls_seen.size() == 3);  // every kind of stall was traced
 }
 
 TEST_CASE("A dependency stall is charged to the engines idle throughout it, not to its producer", "[timing]") {
