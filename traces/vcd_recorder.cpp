@@ -2,8 +2,8 @@
 #include "traces/vcd_recorder.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
-#include <functional>
 
 namespace ptosim::traces {
 
@@ -34,28 +34,71 @@ std::vector<std::string> split_scope(const std::string& scope) {
   return parts;
 }
 
-// The eight binary digits of every byte, and the two decimal digits of 0..99.
+// Every byte in binary: all eight digits, and without leading zeros (for a value's first byte).
 struct ByteBits {
-  char text[256][8];
-  constexpr ByteBits() : text() {
-    for (int v = 0; v < 256; ++v)
-      for (int b = 0; b < 8; ++b) text[v][b] = static_cast<char>('0' + ((v >> (7 - b)) & 1));
+  char full[256][8];
+  char lead[256][8];
+  unsigned char lead_len[256];
+  constexpr ByteBits() : full(), lead(), lead_len() {
+    for (int v = 0; v < 256; ++v) {
+      int len = 1;
+      while (len < 8 && (v >> len) != 0) ++len;
+      lead_len[v] = static_cast<unsigned char>(len);
+      for (int b = 0; b < 8; ++b) {
+        full[v][b] = static_cast<char>('0' + ((v >> (7 - b)) & 1));
+        if (b < len) lead[v][b] = static_cast<char>('0' + ((v >> (len - 1 - b)) & 1));
+      }
+    }
   }
 };
 constexpr ByteBits kByteBits;
-constexpr char kDecimalPairs[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
+
+/// The eight decimal digits of `v` (below 10^8) as byte values 0..9, the most significant first
+/// in memory (little-endian), computed in parallel lanes: 4-digit halves, then 2-digit quarters,
+/// then digits, each split by a multiply-and-shift division exact in its range.
+std::uint64_t eight_digits(std::uint32_t v) {
+  const std::uint64_t halves = v / 10000 | std::uint64_t{v % 10000} << 32;
+  const std::uint64_t hundreds = (halves * 10486 >> 20) & 0x0000007F0000007FULL;  // n / 100, n < 10^4
+  const std::uint64_t quarters = hundreds | (halves - hundreds * 100) << 16;
+  const std::uint64_t tens = (quarters * 103 >> 10) & 0x000F000F000F000FULL;  // n / 10, n < 100
+  return tens | (quarters - tens * 10) << 8;
+}
+
+constexpr std::uint64_t kAsciiZeros = 0x3030303030303030ULL;
+
+/// Writes `v` (below 10^8) with exactly eight digits.
+char* write_eight_digits(char* p, std::uint32_t v) {
+  const std::uint64_t text = eight_digits(v) | kAsciiZeros;
+  std::memcpy(p, &text, 8);
+  return p + 8;
+}
+
+/// Writes `v` (below 10^8) without leading zeros; the eight bytes at `p` must be writable.
+char* write_decimal(char* p, std::uint32_t v) {
+  const std::uint64_t digits = eight_digits(v);
+  const int zeros = digits == 0 ? 7 : __builtin_ctzll(digits) / 8;  // leading zero digits
+  const std::uint64_t text = (digits | kAsciiZeros) >> (8 * zeros);
+  std::memcpy(p, &text, 8);
+  return p + 8 - zeros;
+}
 
 }  // namespace
 
 int VcdRecorder::declare(const std::string& scope, const std::string& name, unsigned width) {
-  Signal s{scope, name, width, code_of(m_signals.size())};
+  Signal s;
+  s.scope = scope;
+  s.name = name;
+  s.width = width;
+  s.code = code_of(m_signals.size());
   // The line's tail is kept ready: only the value part is formatted per change.
   std::string tail = (width > 1 ? " " : "") + s.code + "\n";
   s.tail_len = static_cast<std::uint8_t>(tail.size());
   std::copy(tail.begin(), tail.end(), s.tail);
+  if (width <= 8) {
+    s.lines.resize(std::size_t{1} << width);
+    for (std::size_t v = 0; v < s.lines.size(); ++v)
+      s.lines[v].len = static_cast<std::uint8_t>(format_line(s.lines[v].text, s, v) - s.lines[v].text);
+  }
   m_signals.push_back(std::move(s));
   return static_cast<int>(m_signals.size() - 1);
 }
@@ -94,53 +137,58 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
   return true;
 }
 
-char* VcdRecorder::room() {
-  if (m_used + kLongestLine > m_buf.size()) flush();
+char* VcdRecorder::room(std::size_t lines) {
+  const std::size_t need = lines * kLongestLine;
+  if (m_used + need > m_buf.size()) {
+    flush();
+    if (need > m_buf.size()) m_buf.resize(need);
+  }
   return m_buf.data() + m_used;
 }
 
-void VcdRecorder::write_value(const Signal& s, std::uint64_t value) {
-  char* p = room();
-  char* const line = p;
+char* VcdRecorder::format_line(char* p, const Signal& s, std::uint64_t value) {
   if (s.width == 1) {
     *p++ = static_cast<char>('0' + (value & 1));
   } else {
-    // Binary without leading zeros: the bits above the last whole byte one by one, then bytes.
+    // Binary without leading zeros, a byte at a time.
     *p++ = 'b';
-    const int bits = value == 0 ? 1 : 64 - __builtin_clzll(value);
-    int bit = bits;
-    for (; bit % 8 != 0; --bit) *p++ = static_cast<char>('0' + ((value >> (bit - 1)) & 1));
-    for (; bit > 0; bit -= 8, p += 8) std::memcpy(p, kByteBits.text[(value >> (bit - 8)) & 0xff], 8);
+    int shift = (63 - __builtin_clzll(value | 1)) / 8 * 8;
+    const auto first = static_cast<unsigned>(value >> shift);
+    std::memcpy(p, kByteBits.lead[first], 8);
+    p += kByteBits.lead_len[first];
+    for (shift -= 8; shift >= 0; shift -= 8, p += 8) std::memcpy(p, kByteBits.full[(value >> shift) & 0xff], 8);
   }
-  std::memcpy(p, s.tail, sizeof s.tail);  // the buffer has room for a whole line
-  m_used += static_cast<std::size_t>(p + s.tail_len - line);
+  std::memcpy(p, s.tail, s.tail_len);
+  return p + s.tail_len;
 }
 
-void VcdRecorder::write_time(std::uint64_t time_ps) {
-  char* const line = room();
-  // Digits two at a time from the right, then moved behind the '#'.
-  char digits[20];
-  char* first = digits + sizeof digits;
-  std::uint64_t v = time_ps;
-  for (; v >= 100; v /= 100) {
-    first -= 2;
-    std::memcpy(first, kDecimalPairs + 2 * (v % 100), 2);
-  }
-  if (v >= 10) {
-    first -= 2;
-    std::memcpy(first, kDecimalPairs + 2 * v, 2);
+char* VcdRecorder::put_value(char* p, const Signal& s, std::uint64_t value) {
+  if (value >= s.lines.size()) return format_line(p, s, value);
+  const Signal::Line& line = s.lines[value];
+  std::memcpy(p, line.text, sizeof line.text);  // whole records: the room is for whole lines
+  return p + line.len;
+}
+
+char* VcdRecorder::put_time(char* p, std::uint64_t time_ps) {
+  *p++ = '#';
+  // Eight digits at a time in 32-bit arithmetic (a 64-bit conversion costs several times more,
+  // and a busy trace writes a time every few changes).
+  constexpr std::uint32_t kEight = 100'000'000;
+  if (time_ps < kEight) {
+    p = write_decimal(p, static_cast<std::uint32_t>(time_ps));
+  } else if (time_ps / kEight < kEight) {
+    p = write_decimal(p, static_cast<std::uint32_t>(time_ps / kEight));
+    p = write_eight_digits(p, static_cast<std::uint32_t>(time_ps % kEight));
   } else {
-    *--first = static_cast<char>('0' + v);
+    p = std::to_chars(p, p + kLongestLine - 2, time_ps).ptr;
   }
-  line[0] = '#';
-  char* end = std::copy(first, digits + sizeof digits, line + 1);
-  *end++ = '\n';
-  m_used += static_cast<std::size_t>(end - line);
+  *p++ = '\n';
   m_last_time = time_ps;
+  return p;
 }
 
 void VcdRecorder::write_text(const char* text) {
-  char* const line = room();
+  char* const line = room(1);
   m_used += static_cast<std::size_t>(std::copy(text, text + std::strlen(text), line) - line);
 }
 
@@ -150,9 +198,9 @@ void VcdRecorder::flush() {
 }
 
 void VcdRecorder::start_body() {
-  write_time(m_begin);
+  m_used = static_cast<std::size_t>(put_time(room(1), m_begin) - m_buf.data());
   write_text("$dumpvars\n");
-  for (const Signal& s : m_signals) write_value(s, s.shown);
+  for (const Signal& s : m_signals) m_used = static_cast<std::size_t>(put_value(room(1), s, s.shown) - m_buf.data());
   write_text("$end\n");
   m_body_started = true;
 }
@@ -160,43 +208,39 @@ void VcdRecorder::start_body() {
 void VcdRecorder::write_staged() {
   // Before the window a change only sets the initial value; after it, it is dropped.
   const bool shown = m_open && m_now >= m_begin && m_now <= m_end;
+  // The first change inside the window opens the body with the values from before it.
+  if (shown && !m_body_started) start_body();
+  char* p = room(m_staged.size() + 1);  // the lines and a time
   for (const int id : m_staged) {
     Signal& s = m_signals[static_cast<std::size_t>(id)];
     s.staged = false;
     if (s.value == s.shown) continue;
     if (shown) {
-      // The first change inside the window opens the body with the values from before it.
-      if (!m_body_started) start_body();
-      if (m_last_time != m_now) write_time(m_now);
-      write_value(s, s.value);
+      if (m_last_time != m_now) p = put_time(p, m_now);
+      p = put_value(p, s, s.value);
     }
     s.shown = s.value;
   }
+  m_used = static_cast<std::size_t>(p - m_buf.data());
   m_staged.clear();
 }
 
 void VcdRecorder::schedule_ahead(int id, std::uint64_t value, std::uint64_t time_ps) {
   if (time_ps > m_end) return;  // never written
-  m_scheduled.push_back(Scheduled{time_ps, m_schedule_order++, id, value});
-  std::push_heap(m_scheduled.begin(), m_scheduled.end(), std::greater<>());
+  m_scheduled.insert(Scheduled{time_ps, id, value});
 }
 
 void VcdRecorder::sample_at(Probe& probe, std::uint64_t time_ps) {
   if (time_ps > m_end) return;  // never written
   // A time already written can only be sampled as of now.
-  const Sample due{std::max(time_ps, m_now), &probe};
-  // Back-to-back bookings ask for the end of one and the start of the next: one sample.
-  if (due == m_last_asked) return;
-  m_last_asked = due;
-  m_samples.push_back(due);
-  std::push_heap(m_samples.begin(), m_samples.end(), std::greater<>());
+  // Bookings that start or end together, or back to back, ask for the same sample: one is taken.
+  m_samples.insert(Sample{std::max(time_ps, m_now), &probe});
 }
 
 void VcdRecorder::take_scheduled_now() {
   while (!m_scheduled.empty() && m_scheduled.front().time == m_now) {
     const Scheduled c = m_scheduled.front();
-    std::pop_heap(m_scheduled.begin(), m_scheduled.end(), std::greater<>());
-    m_scheduled.pop_back();
+    m_scheduled.pop_front();
     change(c.id, c.value, m_now);
   }
 }
@@ -216,11 +260,7 @@ void VcdRecorder::take_due_through(std::uint64_t last_ps) {
     take_scheduled_now();
     if (sampled != next) continue;
     const Sample due = m_samples.front();
-    // Bookings that start or end together ask for the same sample: it is taken once.
-    while (!m_samples.empty() && m_samples.front() == due) {
-      std::pop_heap(m_samples.begin(), m_samples.end(), std::greater<>());
-      m_samples.pop_back();
-    }
+    m_samples.pop_front();
     due.probe->sample(due.time);  // its changes are at m_now: staged
   }
 }
@@ -240,7 +280,7 @@ void VcdRecorder::close(std::uint64_t end_time_ps) {
   if (!m_open) return;
   if (!m_body_started) start_body();
   const std::uint64_t end = end_time_ps < m_end ? end_time_ps : m_end;
-  if (end > m_last_time) write_time(end);
+  if (end > m_last_time) m_used = static_cast<std::size_t>(put_time(room(1), end) - m_buf.data());
   flush();
   m_out.close();
   m_open = false;

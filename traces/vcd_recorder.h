@@ -6,8 +6,10 @@
 // window keeps long runs' traces small.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -72,29 +74,66 @@ class VcdRecorder {
   struct Signal {
     std::string scope;
     std::string name;
-    unsigned width;
+    unsigned width = 1;
     std::string code;
     std::uint64_t value = 0;  ///< the latest value recorded
     std::uint64_t shown = 0;  ///< the value as of the last time written (or folded before the window)
     bool staged = false;      ///< changed at the time not yet written
     std::uint8_t tail_len = 0;
     char tail[12] = {};  ///< what follows the value on its line: (" " for vectors) the code, "\n"
+    /// Signals of up to 8 bits: every value's whole line, formatted once.
+    struct Line {
+      char text[31];
+      std::uint8_t len;
+    };
+    std::vector<Line> lines;
   };
   const std::vector<Signal>& signals() const { return m_signals; }
 
  private:
+  /// Entries in time order, taken from the front. Requests come nearly in time order (bookings
+  /// and ends close to the latest), so an insertion scans from the back: a heap would sift on
+  /// every insertion and removal. `kUnique`: an item equal to one queued is not queued again.
+  template <typename T, bool kUnique>
+  class TimeOrdered {
+   public:
+    bool empty() const { return m_head == m_items.size(); }
+    const T& front() const { return m_items[m_head]; }
+    void pop_front() {
+      if (++m_head == m_items.size()) clear();
+    }
+    void clear() {
+      m_items.clear();
+      m_head = 0;
+    }
+    /// Inserts `item` after the items of its time.
+    void insert(const T& item) {
+      if (m_head > 256 && 2 * m_head > m_items.size()) {  // a queue that never empties
+        m_items.erase(m_items.begin(), m_items.begin() + static_cast<std::ptrdiff_t>(m_head));
+        m_head = 0;
+      }
+      auto at = m_items.end();
+      const auto first = m_items.begin() + static_cast<std::ptrdiff_t>(m_head);
+      while (at != first && item.time < std::prev(at)->time) --at;
+      if constexpr (kUnique)
+        for (auto same = at; same != first && std::prev(same)->time == item.time; --same)
+          if (*std::prev(same) == item) return;
+      m_items.insert(at, item);
+    }
+
+   private:
+    std::vector<T> m_items;
+    std::size_t m_head = 0;
+  };
   struct Sample {
     std::uint64_t time;
     Probe* probe;
-    bool operator>(const Sample& o) const { return time != o.time ? time > o.time : probe > o.probe; }
     bool operator==(const Sample& o) const { return time == o.time && probe == o.probe; }
   };
   struct Scheduled {
     std::uint64_t time;
-    std::uint64_t order;  ///< changes scheduled for one time apply in the order they were made
     int id;
     std::uint64_t value;
-    bool operator>(const Scheduled& o) const { return time != o.time ? time > o.time : order > o.order; }
   };
 
   /// Writes the changes staged at the current time, records every earlier time's scheduled changes
@@ -108,10 +147,13 @@ class VcdRecorder {
   void take_scheduled_now();
   /// Writes (or folds, or drops, by the window) the changes staged at the current time.
   void write_staged();
-  /// Where the next line goes in the buffer (flushed first if a line might not fit).
-  char* room();
-  void write_value(const Signal& s, std::uint64_t value);
-  void write_time(std::uint64_t time_ps);
+  /// Where the next `lines` lines go in the buffer (flushed first if they might not fit).
+  char* room(std::size_t lines);
+  /// Formats a value's or a time's line at `p`; returns its end.
+  static char* put_value(char* p, const Signal& s, std::uint64_t value);
+  char* put_time(char* p, std::uint64_t time_ps);
+  /// Formats `s`'s line for `value` at `p`; returns its end.
+  static char* format_line(char* p, const Signal& s, std::uint64_t value);
   void write_text(const char* text);  ///< a line shorter than kLongestLine
   void flush();
   void start_body();
@@ -126,10 +168,8 @@ class VcdRecorder {
 
   std::vector<Signal> m_signals;
   std::vector<int> m_staged;     ///< signals changed at m_now, in order of their first change
-  std::vector<Sample> m_samples;  ///< a min-heap of samples due
-  Sample m_last_asked{~std::uint64_t{0}, nullptr};
-  std::vector<Scheduled> m_scheduled;  ///< a min-heap of changes known ahead
-  std::uint64_t m_schedule_order = 0;
+  TimeOrdered<Sample, true> m_samples;         ///< samples due, each time and probe once
+  TimeOrdered<Scheduled, false> m_scheduled;  ///< changes known ahead, those of one time in the order made
   std::ofstream m_out;
   bool m_open = false;  ///< m_out is open (asked once per time written)
   std::uint64_t m_begin = 0;

@@ -50,9 +50,11 @@ bool MemoryPortModel::same_bookings_from(std::uint64_t now, const MemoryPortMode
 
 unsigned MemoryPortModel::active_at(std::uint64_t t) const {
   // A port's bookings never overlap: at most the last one starting at or before t holds it.
+  // Traces ask about times close to the latest bookings: search from the back.
   unsigned n = 0;
   for (const auto& cal : m_calendar) {
-    const auto it = std::partition_point(cal.begin(), cal.end(), [t](const Booking& b) { return b.start <= t; });
+    auto it = cal.end();
+    while (it != cal.begin() && std::prev(it)->start > t) --it;
     if (it != cal.begin() && t < std::prev(it)->end) ++n;
   }
   return n;

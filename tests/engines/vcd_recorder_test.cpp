@@ -116,3 +116,24 @@ TEST_CASE("VcdRecorder: a probe is sampled once per time asked, when time has pa
   CHECK(body_of(path) == "#0\n$dumpvars\nb0 !\n0\"\n$end\n#30\n1\"\nb11 !\n#60\n0\"\n#70\nb111 !\n#100\n");
   std::remove(path.c_str());
 }
+
+TEST_CASE("VcdRecorder: times are written in decimal at every length", "[traces]") {
+  const std::string path = "ptosim_" + std::to_string(getpid()) + "_times.vcd";
+  VcdRecorder rec;
+  const int x = rec.declare("top.a", "x", 1);
+  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  const std::uint64_t times[] = {7,           10,          99,          100,         1'000,
+                                 12'345'678,  99'999'999,  100'000'000, 100'000'001, 1'203'456'789'012,
+                                 9'999'999'999'999'999, 10'000'000'000'000'000, ~std::uint64_t{0} - 1};
+  std::string expected = "#0\n$dumpvars\n0!\n$end\n";
+  std::uint64_t value = 0;
+  for (const std::uint64_t t : times) {
+    value ^= 1;
+    rec.change(x, value, t);
+    expected += "#" + std::to_string(t) + "\n" + std::to_string(value) + "!\n";
+  }
+  rec.close(~std::uint64_t{0});
+  expected += "#" + std::to_string(~std::uint64_t{0}) + "\n";
+  CHECK(body_of(path) == expected);
+  std::remove(path.c_str());
+}
