@@ -63,7 +63,13 @@ echo "== start-up: one round of the SFU workload (elaboration, thread stacks, fi
 best --workload sfu128:1 --mode functional
 best --workload sfu128:1 --mode platform
 echo
-echo "== timing-only mode on a large tiled GEMM and a 128x128 SFU workload"
-best --workload "gemm:$timing_gemm_steps" --mode timing-only
-best --workload "sfu128:$timing_sfu_rounds" --mode timing-only
+echo "== timing-only mode on a large tiled GEMM and a 128x128 SFU workload, untraced and traced"
+for w in "gemm:$timing_gemm_steps" "sfu128:$timing_sfu_rounds"; do
+  plain=$(best --workload "$w" --mode timing-only)
+  traced=$(best --workload "$w" --mode timing-only --vcd "$out/trace.vcd")
+  echo "$plain"
+  echo "$traced   (traced)"
+  awk -v p="$(seconds "$plain")" -v t="$(seconds "$traced")" \
+    'BEGIN { printf("   traced / untraced = %.2f\n", p > 0 ? t / p : 0) }'
+done
 rm -rf "$out"
