@@ -225,43 +225,35 @@ void VcdRecorder::write_staged() {
   m_staged.clear();
 }
 
-void VcdRecorder::schedule_ahead(int id, std::uint64_t value, std::uint64_t time_ps) {
-  if (time_ps > m_end) return;  // never written
-  m_scheduled.insert(Scheduled{time_ps, id, value});
-}
-
-void VcdRecorder::sample_at(Probe& probe, std::uint64_t time_ps) {
-  if (time_ps > m_end) return;  // never written
-  // A time already written can only be sampled as of now.
-  // Bookings that start or end together, or back to back, ask for the same sample: one is taken.
-  m_samples.insert(Sample{std::max(time_ps, m_now), &probe});
+void VcdRecorder::schedule_ahead(const Scheduled& change) {
+  if (change.time > m_end) return;  // never written
+  // Additions to the same signals at one time are one (a booking that ends where the next starts
+  // adds nothing there); a value set is kept in order with the other changes of its time.
+  m_scheduled.insert(change, [&](Scheduled& queued) {
+    if (!change.add || !queued.add || queued.ids != change.ids || queued.count != change.count) return false;
+    queued.value += change.value;
+    return true;
+  });
 }
 
 void VcdRecorder::take_scheduled_now() {
   while (!m_scheduled.empty() && m_scheduled.front().time == m_now) {
     const Scheduled c = m_scheduled.front();
     m_scheduled.pop_front();
-    change(c.id, c.value, m_now);
+    if (!c.add) {
+      stage(c.id, c.value);
+      continue;
+    }
+    if (c.value == 0) continue;  // additions that cancel
+    for (std::uint32_t i = 0; i < c.count; ++i) stage(c.ids[i], m_signals[static_cast<std::size_t>(c.ids[i])].value + c.value);
   }
 }
 
 void VcdRecorder::take_due_through(std::uint64_t last_ps) {
-  constexpr std::uint64_t kNever = ~std::uint64_t{0};
-  for (;;) {
-    const std::uint64_t scheduled = m_scheduled.empty() ? kNever : m_scheduled.front().time;
-    const std::uint64_t sampled = m_samples.empty() ? kNever : m_samples.front().time;
-    const std::uint64_t next = std::min(scheduled, sampled);
-    if (next > last_ps || next == kNever) return;
-    if (next != m_now) {
-      write_staged();
-      m_now = next;
-    }
-    // A time's scheduled changes first: its samples may read what they change.
+  while (!m_scheduled.empty() && m_scheduled.front().time <= last_ps) {
+    write_staged();
+    m_now = m_scheduled.front().time;
     take_scheduled_now();
-    if (sampled != next) continue;
-    const Sample due = m_samples.front();
-    m_samples.pop_front();
-    due.probe->sample(due.time);  // its changes are at m_now: staged
   }
 }
 
@@ -275,7 +267,6 @@ void VcdRecorder::move_to(std::uint64_t time_ps) {
 void VcdRecorder::close(std::uint64_t end_time_ps) {
   take_due_through(end_time_ps);
   write_staged();
-  m_samples.clear();
   m_scheduled.clear();
   if (!m_open) return;
   if (!m_body_started) start_body();

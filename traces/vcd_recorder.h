@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // VcdRecorder: a change-driven VCD writer. Modules report value changes of their observable state
 // (busy flags, opcodes, queue depths) as they happen; nothing is sampled by a clock, so tracing
-// costs only what changes. Values known only once time has passed them (a memory's port activity,
-// booked ahead of the caller's time) come from probes the recorder samples then. An optional time
-// window keeps long runs' traces small.
+// costs only what changes. Changes known ahead (a loosely-timed engine's end, a memory's port
+// activity, booked ahead of the caller's time) are scheduled and written when time reaches them. An
+// optional time window keeps long runs' traces small.
 #pragma once
 
 #include <cstddef>
@@ -17,18 +17,6 @@ namespace ptosim::traces {
 
 class VcdRecorder {
  public:
-  /// A source of traced values that are final only once the simulation has passed their time: it
-  /// asks to be sampled at times of its choosing (sample_at), and is sampled when the recorder
-  /// moves beyond such a time, so what it reports there can no longer change.
-  class Probe {
-   public:
-    /// Records, with change(..., time_ps), the probe's values at `time_ps`.
-    virtual void sample(std::uint64_t time_ps) = 0;
-
-   protected:
-    ~Probe() = default;
-  };
-
   /// Signals are declared before the first change; `scope` is a dotted path ("top.sfu").
   int declare(const std::string& scope, const std::string& name, unsigned width);
   /// Bits a signal needs to show every value up to `max_value`.
@@ -47,28 +35,28 @@ class VcdRecorder {
   /// several times at one time shows its last value, and nothing if that is the value it had.
   void change(int id, std::uint64_t value, std::uint64_t time_ps) {
     if (time_ps != m_now) move_to(time_ps);
-    Signal& s = m_signals[static_cast<std::size_t>(id)];
-    s.value = value;
-    if (!s.staged) {
-      s.staged = true;
-      m_staged.push_back(id);
-    }
+    stage(id, value);
   }
   /// Signal `id` will take `value` at `time_ps`, from the current time on, known ahead (a loosely
   /// timed engine's end): it is recorded before any change made at that time, which overrides it.
   void schedule(int id, std::uint64_t value, std::uint64_t time_ps) {
     if (time_ps <= m_now)
-      change(id, value, m_now);  // a probe's sample, or nothing known ahead after all
+      change(id, value, m_now);  // nothing known ahead after all
     else
-      schedule_ahead(id, value, time_ps);
+      schedule_ahead(Scheduled{time_ps, id, nullptr, 1, value, false});
   }
-  /// Asks for `probe` to be sampled at `time_ps` (not earlier than the latest time recorded).
-  void sample_at(Probe& probe, std::uint64_t time_ps);
-  /// Nothing will change before `time_ps` any more: the samples due before it are taken.
-  void advance(std::uint64_t time_ps) {
-    if (time_ps > m_now) move_to(time_ps);
+  /// Adds `delta` to each of the `count` signals at `ids` (which the caller keeps) at `time_ps`,
+  /// from the current time on: counts of things known ahead, such as the bookings holding a
+  /// memory's ports (+1 at a booking's start, -1 at its end). Additions commute, so a count is
+  /// exact at every time whatever the order in which it was booked.
+  void add_at(const int* ids, std::uint32_t count, std::int64_t delta, std::uint64_t time_ps) {
+    if (time_ps <= m_now) {
+      for (std::uint32_t i = 0; i < count; ++i) stage(ids[i], m_signals[static_cast<std::size_t>(ids[i])].value + delta);
+    } else {
+      schedule_ahead(Scheduled{time_ps, -1, ids, count, static_cast<std::uint64_t>(delta), true});
+    }
   }
-  /// Takes the samples due up to `end_time_ps`, writes what is left and closes the output.
+  /// Records the changes scheduled up to `end_time_ps`, writes what is left and closes the output.
   void close(std::uint64_t end_time_ps);
 
   struct Signal {
@@ -93,8 +81,8 @@ class VcdRecorder {
  private:
   /// Entries in time order, taken from the front. Requests come nearly in time order (bookings
   /// and ends close to the latest), so an insertion scans from the back: a heap would sift on
-  /// every insertion and removal. `kUnique`: an item equal to one queued is not queued again.
-  template <typename T, bool kUnique>
+  /// every insertion and removal.
+  template <typename T>
   class TimeOrdered {
    public:
     bool empty() const { return m_head == m_items.size(); }
@@ -106,8 +94,10 @@ class VcdRecorder {
       m_items.clear();
       m_head = 0;
     }
-    /// Inserts `item` after the items of its time.
-    void insert(const T& item) {
+    /// Inserts `item` after the items of its time, unless `absorb(queued)` takes it into one of
+    /// them (asked from the last backwards).
+    template <typename Absorb>
+    void insert(const T& item, Absorb absorb) {
       if (m_head > 256 && 2 * m_head > m_items.size()) {  // a queue that never empties
         m_items.erase(m_items.begin(), m_items.begin() + static_cast<std::ptrdiff_t>(m_head));
         m_head = 0;
@@ -115,34 +105,44 @@ class VcdRecorder {
       auto at = m_items.end();
       const auto first = m_items.begin() + static_cast<std::ptrdiff_t>(m_head);
       while (at != first && item.time < std::prev(at)->time) --at;
-      if constexpr (kUnique)
-        for (auto same = at; same != first && std::prev(same)->time == item.time; --same)
-          if (*std::prev(same) == item) return;
-      m_items.insert(at, item);
+      for (auto same = at; same != first && std::prev(same)->time == item.time; --same)
+        if (absorb(*std::prev(same))) return;
+      if (at == m_items.end())
+        m_items.push_back(item);
+      else
+        m_items.insert(at, item);
     }
 
    private:
     std::vector<T> m_items;
     std::size_t m_head = 0;
   };
-  struct Sample {
-    std::uint64_t time;
-    Probe* probe;
-    bool operator==(const Sample& o) const { return time == o.time && probe == o.probe; }
-  };
+  /// A change known ahead: signal `id` takes `value`, or, with `add`, each of the `count`
+  /// signals at `ids` adds `value` (a two's-complement delta).
   struct Scheduled {
     std::uint64_t time;
     int id;
+    const int* ids;
+    std::uint32_t count;
     std::uint64_t value;
+    bool add;
   };
 
+  void stage(int id, std::uint64_t value) {
+    Signal& s = m_signals[static_cast<std::size_t>(id)];
+    s.value = value;
+    if (!s.staged) {
+      s.staged = true;
+      m_staged.push_back(id);
+    }
+  }
+
   /// Writes the changes staged at the current time, records every earlier time's scheduled changes
-  /// and samples at their own times, and makes `time_ps` current with its scheduled changes.
+  /// at their own times, and makes `time_ps` current with its scheduled changes.
   void move_to(std::uint64_t time_ps);
-  /// Records the scheduled changes and samples of the times up to `last_ps`; the last such time
-  /// becomes current.
+  /// Records the scheduled changes of the times up to `last_ps`; the last such time becomes current.
   void take_due_through(std::uint64_t last_ps);
-  void schedule_ahead(int id, std::uint64_t value, std::uint64_t time_ps);
+  void schedule_ahead(const Scheduled& change);
   /// Stages the changes scheduled for the current time.
   void take_scheduled_now();
   /// Writes (or folds, or drops, by the window) the changes staged at the current time.
@@ -168,8 +168,7 @@ class VcdRecorder {
 
   std::vector<Signal> m_signals;
   std::vector<int> m_staged;     ///< signals changed at m_now, in order of their first change
-  TimeOrdered<Sample, true> m_samples;         ///< samples due, each time and probe once
-  TimeOrdered<Scheduled, false> m_scheduled;  ///< changes known ahead, those of one time in the order made
+  TimeOrdered<Scheduled> m_scheduled;  ///< changes known ahead, those of one time in the order made
   std::ofstream m_out;
   bool m_open = false;  ///< m_out is open (asked once per time written)
   std::uint64_t m_begin = 0;
@@ -190,8 +189,8 @@ class TracedValue {
     m_value = v;
     if (m_rec) m_rec->change(m_id, v, now_ps());
   }
-  /// Sets the value as of `time_ps`: a probe's sample time, or a time ahead that nothing changes
-  /// the value before (see VcdRecorder::schedule).
+  /// Sets the value as of `time_ps`, a time ahead that nothing changes the value before (see
+  /// VcdRecorder::schedule).
   void set_at(std::uint64_t v, std::uint64_t time_ps) {
     if (v == m_value) return;
     m_value = v;

@@ -38,15 +38,8 @@ model::MemoryPortModel::Counts TileMemory::port_counts(unsigned instance) const 
 void TileMemory::trace_to(traces::VcdRecorder& rec, unsigned instance, const std::string& scope) {
   m_recorder = &rec;
   Instance& in = m_instances.at(instance);
-  in.active_ports.attach(&rec, rec.declare(scope, "active_ports", traces::VcdRecorder::width_for(in.ports.counts().port_bytes.size())));
-}
-
-void TileMemory::sample(std::uint64_t time_ps) {
-  const std::uint64_t cycle = time_ps / m_clock.cycle_ps(1);
-  // While the instances mirror, instance 0's calendar is every instance's.
-  const unsigned lead_active = m_instances.front().ports.active_at(cycle);
-  for (Instance& in : m_instances)
-    in.active_ports.set_at(m_mirroring || &in == &m_instances.front() ? lead_active : in.ports.active_at(cycle), time_ps);
+  in.trace_id = rec.declare(scope, "active_ports", traces::VcdRecorder::width_for(in.ports.counts().port_bytes.size()));
+  m_trace_ids.push_back(in.trace_id);
 }
 
 std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len) {
@@ -134,14 +127,14 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
 
 model::MemoryPortModel::Grant TileMemory::book(unsigned instance, std::uint64_t now, std::uint64_t arrival,
                                                std::uint64_t offset, std::uint64_t len) {
-  model::MemoryPortModel& ports = m_instances[instance].ports;
-  // A reservation forgets bookings that ended before now, which samples due before now still
-  // read, and can change the mirroring that samples assume: they are taken first.
-  if (m_recorder) m_recorder->advance(m_clock.cycle_ps(now));
-  const auto grant = ports.reserve(now, arrival, offset, len);
-  if (m_recorder) {
-    m_recorder->sample_at(*this, m_clock.cycle_ps(grant.start));
-    m_recorder->sample_at(*this, m_clock.cycle_ps(grant.start + ports.occupancy(len)));
+  Instance& in = m_instances[instance];
+  const auto grant = in.ports.reserve(now, arrival, offset, len);
+  // While the instances mirror, instance 0's booking is every instance's.
+  const int* const ids = m_mirroring ? m_trace_ids.data() : &in.trace_id;
+  const auto count = static_cast<std::uint32_t>(m_mirroring ? m_trace_ids.size() : in.trace_id >= 0 ? 1 : 0);
+  if (m_recorder && count > 0) {
+    m_recorder->add_at(ids, count, 1, m_clock.cycle_ps(grant.start));
+    m_recorder->add_at(ids, count, -1, m_clock.cycle_ps(grant.start + in.ports.occupancy(len)));
   }
   return grant;
 }

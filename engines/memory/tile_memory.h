@@ -15,7 +15,7 @@
 // fills the copies in and books each. It is exact: the copies are alike by the initiator's word,
 // the instances by the memory's bookkeeping, and instances that parted mirror again only once
 // their bookings that can still delay an access are equal. Port activity is traced per instance,
-// from instance 0's calendar while they mirror.
+// instance 0's bookings counting for all while they mirror.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,7 @@ namespace ptosim::engines {
 
 struct BurstTrain;
 
-class TileMemory : public sc_core::sc_module, private traces::VcdRecorder::Probe {
+class TileMemory : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(TileMemory);
   tlm_utils::simple_target_socket<TileMemory> target_socket;
@@ -62,7 +62,7 @@ class TileMemory : public sc_core::sc_module, private traces::VcdRecorder::Probe
     model::MemoryPortModel ports;
     std::uint64_t bytes_read = 0;
     std::uint64_t bytes_written = 0;
-    traces::TracedValue active_ports;
+    int trace_id = -1;  ///< the traced "active_ports" signal, if any
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -88,8 +88,6 @@ class TileMemory : public sc_core::sc_module, private traces::VcdRecorder::Probe
   void stop_mirroring();
   /// Copies between the payload and storage; returns false on an out-of-slot access.
   bool move_data(tlm::tlm_generic_payload& gp);
-  /// Records every traced instance's port activity at `time_ps` (a booking's start or end).
-  void sample(std::uint64_t time_ps) override;
 
   Clocked m_clock;
   model::InvariantDivisor m_slot_stride;
@@ -110,9 +108,11 @@ class TileMemory : public sc_core::sc_module, private traces::VcdRecorder::Probe
   static constexpr unsigned kNone = ~0u;
   bool group_instance(const BurstTrain& train, std::size_t g, std::uint64_t shift, unsigned& instance) const;
 
-  // Port activity is traced at booking starts and ends, which lie ahead of the caller's time: the
-  // recorder samples every instance there once time has passed, when no booking can change it.
+  // Port activity is traced as a count of the bookings holding an instance's ports: each booking
+  // adds one at its start and takes it away at its end, ahead of the caller's time, for its
+  // instance or, while they mirror, for all of them.
   traces::VcdRecorder* m_recorder = nullptr;
+  std::vector<int> m_trace_ids;  ///< every traced instance's signal: the mirrored bookings' group
 };
 
 }  // namespace ptosim::engines

@@ -2,7 +2,6 @@
 #include "model/memory/port_model.h"
 
 #include <algorithm>
-#include <iterator>
 
 namespace ptosim::model {
 
@@ -46,18 +45,6 @@ bool MemoryPortModel::same_bookings_from(std::uint64_t now, const MemoryPortMode
     if (!std::equal(first_live(a, now), a.end(), first_live(b, now), b.end())) return false;
   }
   return true;
-}
-
-unsigned MemoryPortModel::active_at(std::uint64_t t) const {
-  // A port's bookings never overlap: at most the last one starting at or before t holds it.
-  // Traces ask about times close to the latest bookings: search from the back.
-  unsigned n = 0;
-  for (const auto& cal : m_calendar) {
-    auto it = cal.end();
-    while (it != cal.begin() && std::prev(it)->start > t) --it;
-    if (it != cal.begin() && t < std::prev(it)->end) ++n;
-  }
-  return n;
 }
 
 }  // namespace ptosim::model

@@ -54,8 +54,6 @@ class MemoryPortModel {
 
   std::uint64_t occupancy(std::uint64_t bytes) const { return std::max<std::uint64_t>(1, m_port_width.quotient_up(bytes)); }
   const Counts& counts() const { return m_counts; }
-  /// Accesses holding a port at cycle `t` (for tracing port activity).
-  unsigned active_at(std::uint64_t t) const;
 
  private:
   struct Booking {
