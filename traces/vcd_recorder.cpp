@@ -56,7 +56,7 @@ constexpr ByteBits kByteBits;
 /// The eight decimal digits of `v` (below 10^8) as byte values 0..9, the most significant first
 /// in memory (little-endian), computed in parallel lanes: 4-digit halves, then 2-digit quarters,
 /// then digits, each split by a multiply-and-shift division exact in its range.
-std::uint64_t eight_digits(std::uint32_t v) {
+[[gnu::always_inline]] inline std::uint64_t eight_digits(std::uint32_t v) {
   const std::uint64_t halves = v / 10000 | std::uint64_t{v % 10000} << 32;
   const std::uint64_t hundreds = (halves * 10486 >> 20) & 0x0000007F0000007FULL;  // n / 100, n < 10^4
   const std::uint64_t quarters = hundreds | (halves - hundreds * 100) << 16;
@@ -67,14 +67,14 @@ std::uint64_t eight_digits(std::uint32_t v) {
 constexpr std::uint64_t kAsciiZeros = 0x3030303030303030ULL;
 
 /// Writes `v` (below 10^8) with exactly eight digits.
-char* write_eight_digits(char* p, std::uint32_t v) {
+[[gnu::always_inline]] inline char* write_eight_digits(char* p, std::uint32_t v) {
   const std::uint64_t text = eight_digits(v) | kAsciiZeros;
   std::memcpy(p, &text, 8);
   return p + 8;
 }
 
 /// Writes `v` (below 10^8) without leading zeros; the eight bytes at `p` must be writable.
-char* write_decimal(char* p, std::uint32_t v) {
+[[gnu::always_inline]] inline char* write_decimal(char* p, std::uint32_t v) {
   const std::uint64_t digits = eight_digits(v);
   const int zeros = digits == 0 ? 7 : __builtin_ctzll(digits) / 8;  // leading zero digits
   const std::uint64_t text = (digits | kAsciiZeros) >> (8 * zeros);
@@ -100,6 +100,7 @@ int VcdRecorder::declare(const std::string& scope, const std::string& name, unsi
       s.lines[v].len = static_cast<std::uint8_t>(format_line(s.lines[v].text, s, v) - s.lines[v].text);
   }
   m_signals.push_back(std::move(s));
+  m_staged.push_back(-1);
   return static_cast<int>(m_signals.size() - 1);
 }
 
@@ -210,8 +211,9 @@ void VcdRecorder::write_staged() {
   const bool shown = m_open && m_now >= m_begin && m_now <= m_end;
   // The first change inside the window opens the body with the values from before it.
   if (shown && !m_body_started) start_body();
-  char* p = room(m_staged.size() + 1);  // the lines and a time
-  for (const int id : m_staged) {
+  char* p = room(m_staged_count + 1);  // the lines and a time
+  for (std::size_t i = 0; i < m_staged_count; ++i) {
+    const int id = m_staged[i];
     Signal& s = m_signals[static_cast<std::size_t>(id)];
     s.staged = false;
     if (s.value == s.shown) continue;
@@ -222,7 +224,7 @@ void VcdRecorder::write_staged() {
     s.shown = s.value;
   }
   m_used = static_cast<std::size_t>(p - m_buf.data());
-  m_staged.clear();
+  m_staged_count = 0;
 }
 
 void VcdRecorder::schedule_ahead(const Scheduled& change) {

@@ -133,7 +133,7 @@ class VcdRecorder {
     s.value = value;
     if (!s.staged) {
       s.staged = true;
-      m_staged.push_back(id);
+      m_staged[m_staged_count++] = id;  // each signal at most once: sized at declaration
     }
   }
 
@@ -168,6 +168,7 @@ class VcdRecorder {
 
   std::vector<Signal> m_signals;
   std::vector<int> m_staged;     ///< signals changed at m_now, in order of their first change
+  std::size_t m_staged_count = 0;
   TimeOrdered<Scheduled> m_scheduled;  ///< changes known ahead, those of one time in the order made
   std::ofstream m_out;
   bool m_open = false;  ///< m_out is open (asked once per time written)
