@@ -177,9 +177,14 @@ char* VcdRecorder::put_time(char* p, std::uint64_t time_ps) {
   constexpr std::uint32_t kEight = 100'000'000;
   if (time_ps < kEight) {
     p = write_decimal(p, static_cast<std::uint32_t>(time_ps));
-  } else if (time_ps / kEight < kEight) {
-    p = write_decimal(p, static_cast<std::uint32_t>(time_ps / kEight));
-    p = write_eight_digits(p, static_cast<std::uint32_t>(time_ps % kEight));
+  } else if (const std::uint64_t high = time_ps / kEight; high < kEight) {
+    // Times rise slowly: the leading digits are those of the last time written, mostly.
+    if (high != m_time_high) {
+      m_time_high = high;
+      m_time_high_len = static_cast<std::uint8_t>(write_decimal(m_time_high_text, static_cast<std::uint32_t>(high)) - m_time_high_text);
+    }
+    std::memcpy(p, m_time_high_text, sizeof m_time_high_text);
+    p = write_eight_digits(p + m_time_high_len, static_cast<std::uint32_t>(time_ps % kEight));
   } else {
     p = std::to_chars(p, p + kLongestLine - 2, time_ps).ptr;
   }
@@ -246,8 +251,7 @@ void VcdRecorder::take_scheduled_now() {
       stage(c.id, c.value);
       continue;
     }
-    if (c.value == 0) continue;  // additions that cancel
-    for (std::uint32_t i = 0; i < c.count; ++i) stage(c.ids[i], m_signals[static_cast<std::size_t>(c.ids[i])].value + c.value);
+    if (c.value != 0) add_now(c.ids, c.count, c.value);  // else additions that cancel
   }
 }
 

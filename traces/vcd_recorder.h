@@ -51,7 +51,7 @@ class VcdRecorder {
   /// exact at every time whatever the order in which it was booked.
   void add_at(const int* ids, std::uint32_t count, std::int64_t delta, std::uint64_t time_ps) {
     if (time_ps <= m_now) {
-      for (std::uint32_t i = 0; i < count; ++i) stage(ids[i], m_signals[static_cast<std::size_t>(ids[i])].value + delta);
+      add_now(ids, count, static_cast<std::uint64_t>(delta));
     } else {
       schedule_ahead(Scheduled{time_ps, -1, ids, count, static_cast<std::uint64_t>(delta), true});
     }
@@ -137,6 +137,22 @@ class VcdRecorder {
     }
   }
 
+  /// Stages `delta` (two's complement) added to each of the `count` signals at `ids`.
+  void add_now(const int* ids, std::uint32_t count, std::uint64_t delta) {
+    // Locals: members would be reloaded after every store through `s`, which might alias them.
+    Signal* const signals = m_signals.data();
+    int* const staged = m_staged.data();
+    std::size_t n = m_staged_count;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      Signal& s = signals[ids[i]];
+      s.value += delta;
+      if (!s.staged) {
+        s.staged = true;
+        staged[n++] = ids[i];
+      }
+    }
+    m_staged_count = n;
+  }
   /// Writes the changes staged at the current time, records every earlier time's scheduled changes
   /// at their own times, and makes `time_ps` current with its scheduled changes.
   void move_to(std::uint64_t time_ps);
@@ -176,6 +192,10 @@ class VcdRecorder {
   std::uint64_t m_end = ~std::uint64_t{0};
   std::uint64_t m_now = 0;        ///< the time of the staged changes
   std::uint64_t m_last_time = 0;  ///< the last time written
+  // The digits of a time above its last eight, as last written (see put_time).
+  std::uint64_t m_time_high = 0;
+  char m_time_high_text[8] = {};
+  std::uint8_t m_time_high_len = 0;
   bool m_body_started = false;
 };
 
