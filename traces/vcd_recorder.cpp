@@ -140,7 +140,7 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
 
 char* VcdRecorder::room(std::size_t lines) {
   const std::size_t need = lines * kLongestLine;
-  if (m_used + need > m_buf.size()) {
+  if (m_used + need > m_buf.size()) [[unlikely]] {
     flush();
     if (need > m_buf.size()) m_buf.resize(need);
   }
@@ -236,22 +236,25 @@ void VcdRecorder::schedule_ahead(const Scheduled& change) {
   if (change.time > m_end) return;  // never written
   // Additions to the same signals at one time are one (a booking that ends where the next starts
   // adds nothing there); a value set is kept in order with the other changes of its time.
+  if (!change.add) {
+    m_scheduled.insert(change, [](const Scheduled&) { return false; });
+    return;
+  }
   m_scheduled.insert(change, [&](Scheduled& queued) {
-    if (!change.add || !queued.add || queued.ids != change.ids || queued.count != change.count) return false;
+    if (!queued.add || queued.ids != change.ids || queued.count != change.count) return false;
     queued.value += change.value;
     return true;
   });
 }
 
-void VcdRecorder::take_scheduled_now() {
+inline void VcdRecorder::take_scheduled_now() {
   while (!m_scheduled.empty() && m_scheduled.front().time == m_now) {
-    const Scheduled c = m_scheduled.front();
-    m_scheduled.pop_front();
-    if (!c.add) {
+    const Scheduled& c = m_scheduled.front();
+    if (!c.add)
       stage(c.id, c.value);
-      continue;
-    }
-    if (c.value != 0) add_now(c.ids, c.count, c.value);  // else additions that cancel
+    else if (c.value != 0)  // else additions that cancel
+      add_now(c.ids, c.count, c.value);
+    m_scheduled.pop_front();
   }
 }
 
