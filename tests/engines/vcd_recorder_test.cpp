@@ -118,3 +118,33 @@ TEST_CASE("VcdRecorder: times are written in decimal at every length", "[traces]
   CHECK(body_of(path) == expected);
   std::remove(path.c_str());
 }
+
+TEST_CASE("VcdRecorder: a queue of changes scheduled ahead that never empties keeps its order", "[traces]") {
+  // Each step schedules a change 100 steps ahead, so about 100 wait at any time, and the queue's
+  // taken front is dropped now and then.
+  const std::string path = "ptosim_" + std::to_string(getpid()) + "_long_queue.vcd";
+  VcdRecorder rec;
+  const int x = rec.declare("top.a", "x", 16);
+  const int y = rec.declare("top.a", "y", 1);
+  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  std::string expected = "#0\n$dumpvars\nb0 !\n0\"\n$end\n";
+  const auto binary = [](std::uint64_t v) {
+    std::string bits;
+    for (; v != 0; v >>= 1) bits.insert(bits.begin(), static_cast<char>('0' + (v & 1)));
+    return bits;
+  };
+  constexpr std::uint64_t kAhead = 100, kSteps = 2000;
+  for (std::uint64_t t = 1; t <= kSteps + kAhead; ++t) {
+    if (t <= kSteps) {
+      rec.change(y, t % 2, t);
+      rec.schedule(x, t, t + kAhead);
+    }
+    expected += "#" + std::to_string(t) + "\n";
+    if (t > kAhead) expected += "b" + binary(t - kAhead) + " !\n";  // taken as time reaches it, first
+    if (t <= kSteps) expected += std::to_string(t % 2) + "\"\n";
+  }
+  rec.close(3000);
+  expected += "#3000\n";
+  CHECK(body_of(path) == expected);
+  std::remove(path.c_str());
+}
