@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// VcdRecorder: change-driven VCD bodies, and the time window that keeps long traces small.
+// VcdRecorder: change-driven VCD bodies (an instant's changes together, changes scheduled ahead,
+// additions to counts), times at every length, and the time window that keeps long traces small.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -16,27 +17,35 @@ using ptosim::traces::VcdRecorder;
 
 namespace {
 
-std::string body_of(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  const std::string text = s.str();
-  return text.substr(text.find("$enddefinitions $end\n") + 21);
-}
+constexpr std::uint64_t kForever = ~std::uint64_t{0};
+
+/// A per-process trace file, removed at the end of the test.
+struct TraceFile {
+  explicit TraceFile(const std::string& name) : path("ptosim_" + std::to_string(getpid()) + "_" + name + ".vcd") {}
+  ~TraceFile() { std::remove(path.c_str()); }
+  /// What follows the header.
+  std::string body() const {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    const std::string text = s.str();
+    return text.substr(text.find("$enddefinitions $end\n") + 21);
+  }
+  const std::string path;
+};
 
 }  // namespace
 
 TEST_CASE("VcdRecorder: a windowed trace opens with the values from before the window", "[traces]") {
-  const std::string path = "ptosim_" + std::to_string(getpid()) + "_window.vcd";
+  const TraceFile file("window");
   VcdRecorder rec;
   const int x = rec.declare("top.a", "x", VcdRecorder::width_for(7));
-  REQUIRE(rec.open(path, "test", 100, 1000));
+  REQUIRE(rec.open(file.path, "test", 100, 1000));
   rec.change(x, 5, 50);    // before the window: becomes the initial value
   rec.change(x, 7, 200);   // the first change inside the window shows at 200, not at 100
   rec.change(x, 1, 2000);  // after the window: dropped
   rec.close(3000);
-  CHECK(body_of(path) == "#100\n$dumpvars\nb101 !\n$end\n#200\nb111 !\n#1000\n");
-  std::remove(path.c_str());
+  CHECK(file.body() == "#100\n$dumpvars\nb101 !\n$end\n#200\nb111 !\n#1000\n");
 }
 
 TEST_CASE("VcdRecorder: signal widths cover their largest value", "[traces]") {
@@ -48,27 +57,26 @@ TEST_CASE("VcdRecorder: signal widths cover their largest value", "[traces]") {
 }
 
 TEST_CASE("VcdRecorder: the changes of one time show their last value, and nothing if it is the old one", "[traces]") {
-  const std::string path = "ptosim_" + std::to_string(getpid()) + "_coalesce.vcd";
+  const TraceFile file("coalesce");
   VcdRecorder rec;
   const int x = rec.declare("top.a", "x", 3);
   const int y = rec.declare("top.a", "y", 1);
-  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
   rec.change(x, 5, 10);
   rec.change(x, 2, 10);  // the value x shows at 10
   rec.change(y, 1, 10);
   rec.change(y, 0, 10);  // back to what y was: no line
   rec.change(x, 1, 20);
   rec.close(30);
-  CHECK(body_of(path) == "#0\n$dumpvars\nb0 !\n0\"\n$end\n#10\nb10 !\n#20\nb1 !\n#30\n");
-  std::remove(path.c_str());
+  CHECK(file.body() == "#0\n$dumpvars\nb0 !\n0\"\n$end\n#10\nb10 !\n#20\nb1 !\n#30\n");
 }
 
 TEST_CASE("VcdRecorder: a change scheduled ahead shows at its time unless a change made then overrides it", "[traces]") {
-  const std::string path = "ptosim_" + std::to_string(getpid()) + "_schedule.vcd";
+  const TraceFile file("schedule");
   VcdRecorder rec;
   const int x = rec.declare("top.a", "x", 3);
   const int y = rec.declare("top.a", "y", 1);
-  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
   rec.change(x, 1, 10);
   rec.schedule(x, 4, 50);
   rec.schedule(y, 1, 30);
@@ -76,17 +84,16 @@ TEST_CASE("VcdRecorder: a change scheduled ahead shows at its time unless a chan
   rec.change(x, 2, 40);  // y's change at 30 is written first
   rec.change(x, 7, 50);  // made at 50: it overrides the 4 scheduled for then
   rec.close(70);         // y's change at 60 is written on closing
-  CHECK(body_of(path) == "#0\n$dumpvars\nb0 !\n0\"\n$end\n#10\nb1 !\n#30\n1\"\n#40\nb10 !\n#50\nb111 !\n#60\n0\"\n#70\n");
-  std::remove(path.c_str());
+  CHECK(file.body() == "#0\n$dumpvars\nb0 !\n0\"\n$end\n#10\nb1 !\n#30\n1\"\n#40\nb10 !\n#50\nb111 !\n#60\n0\"\n#70\n");
 }
 
 TEST_CASE("VcdRecorder: additions scheduled ahead keep counts exact in any order of booking", "[traces]") {
   // Two memories' port activity: bookings of both (while they mirror) and of the first alone, made
   // out of time order; one ends where the next starts.
-  const std::string path = "ptosim_" + std::to_string(getpid()) + "_add.vcd";
+  const TraceFile file("add");
   VcdRecorder rec;
   const int both[] = {rec.declare("top.a", "x", 2), rec.declare("top.b", "x", 2)};
-  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
   rec.add_at(both, 2, 1, 40);  // [40, 50) for both
   rec.add_at(both, 2, -1, 50);
   rec.add_at(&both[0], 1, 1, 20);  // [20, 30) for the first
@@ -94,15 +101,14 @@ TEST_CASE("VcdRecorder: additions scheduled ahead keep counts exact in any order
   rec.add_at(both, 2, 1, 10);  // [10, 40) for both
   rec.add_at(both, 2, -1, 40);
   rec.close(60);
-  CHECK(body_of(path) == "#0\n$dumpvars\nb0 !\nb0 \"\n$end\n#10\nb1 !\nb1 \"\n#20\nb10 !\n#30\nb1 !\n#50\nb0 !\nb0 \"\n#60\n");
-  std::remove(path.c_str());
+  CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\n$end\n#10\nb1 !\nb1 \"\n#20\nb10 !\n#30\nb1 !\n#50\nb0 !\nb0 \"\n#60\n");
 }
 
 TEST_CASE("VcdRecorder: times are written in decimal at every length", "[traces]") {
-  const std::string path = "ptosim_" + std::to_string(getpid()) + "_times.vcd";
+  const TraceFile file("times");
   VcdRecorder rec;
   const int x = rec.declare("top.a", "x", 1);
-  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
   const std::uint64_t times[] = {7,           10,          99,          100,         1'000,
                                  12'345'678,  99'999'999,  100'000'000, 100'000'001, 1'203'456'789'012,
                                  9'999'999'999'999'999, 10'000'000'000'000'000, ~std::uint64_t{0} - 1};
@@ -115,18 +121,17 @@ TEST_CASE("VcdRecorder: times are written in decimal at every length", "[traces]
   }
   rec.close(~std::uint64_t{0});
   expected += "#" + std::to_string(~std::uint64_t{0}) + "\n";
-  CHECK(body_of(path) == expected);
-  std::remove(path.c_str());
+  CHECK(file.body() == expected);
 }
 
 TEST_CASE("VcdRecorder: a queue of changes scheduled ahead that never empties keeps its order", "[traces]") {
   // Each step schedules a change 100 steps ahead, so about 100 wait at any time, and the queue's
   // taken front is dropped now and then.
-  const std::string path = "ptosim_" + std::to_string(getpid()) + "_long_queue.vcd";
+  const TraceFile file("long_queue");
   VcdRecorder rec;
   const int x = rec.declare("top.a", "x", 16);
   const int y = rec.declare("top.a", "y", 1);
-  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
   std::string expected = "#0\n$dumpvars\nb0 !\n0\"\n$end\n";
   const auto binary = [](std::uint64_t v) {
     std::string bits;
@@ -145,6 +150,5 @@ TEST_CASE("VcdRecorder: a queue of changes scheduled ahead that never empties ke
   }
   rec.close(3000);
   expected += "#3000\n";
-  CHECK(body_of(path) == expected);
-  std::remove(path.c_str());
+  CHECK(file.body() == expected);
 }
