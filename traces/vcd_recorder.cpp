@@ -138,7 +138,7 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
   return true;
 }
 
-char* VcdRecorder::room(std::size_t lines) {
+inline char* VcdRecorder::room(std::size_t lines) {
   const std::size_t need = lines * kLongestLine;
   if (m_used + need > m_buf.size()) [[unlikely]] {
     flush();
