@@ -212,10 +212,11 @@ void VcdRecorder::start_body() {
 }
 
 void VcdRecorder::write_staged() {
-  // Before the window a change only sets the initial value; after it, it is dropped.
-  const bool shown = m_open && m_now >= m_begin && m_now <= m_end;
-  // The first change inside the window opens the body with the values from before it.
-  if (shown && !m_body_started) start_body();
+  // The first instant from the window's start opens the body with the values from before it
+  // (even past the window's end: they are the values all through it). Before the window a change
+  // only sets the initial value; after it, it is dropped.
+  if (m_open && !m_body_started && m_now >= m_begin) start_body();
+  const bool shown = m_body_started && m_now <= m_end;
   char* p = room(m_staged_count + 1);  // the lines and a time
   for (std::size_t i = 0; i < m_staged_count; ++i) {
     const int id = m_staged[i];
@@ -235,15 +236,17 @@ void VcdRecorder::write_staged() {
 void VcdRecorder::schedule_ahead(const Scheduled& change) {
   if (change.time > m_end) return;  // never written
   // Additions to the same signals at one time are one (a booking that ends where the next starts
-  // adds nothing there); a value set is kept in order with the other changes of its time.
+  // adds nothing there), but never across a value set: every change keeps its order in its time.
+  using Merge = TimeOrdered<Scheduled>::Merge;
   if (!change.add) {
-    m_scheduled.insert(change, [](const Scheduled&) { return false; });
+    m_scheduled.insert(change, [](const Scheduled&) { return Merge::Stop; });
     return;
   }
   m_scheduled.insert(change, [&](Scheduled& queued) {
-    if (!queued.add || queued.ids != change.ids || queued.count != change.count) return false;
+    if (!queued.add) return Merge::Stop;
+    if (queued.ids != change.ids || queued.count != change.count) return Merge::Next;
     queued.value += change.value;
-    return true;
+    return Merge::Taken;
   });
 }
 

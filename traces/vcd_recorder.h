@@ -38,7 +38,8 @@ class VcdRecorder {
     stage(id, value);
   }
   /// Signal `id` will take `value` at `time_ps`, from the current time on, known ahead (a loosely
-  /// timed engine's end): it is recorded before any change made at that time, which overrides it.
+  /// timed engine's end): a time ahead is recorded before any change made at that time, which
+  /// overrides it; the current time is a change made now.
   void schedule(int id, std::uint64_t value, std::uint64_t time_ps) {
     if (time_ps <= m_now)
       change(id, value, m_now);  // nothing known ahead after all
@@ -94,8 +95,11 @@ class VcdRecorder {
       m_items.clear();
       m_head = 0;
     }
-    /// Inserts `item` after the items of its time, unless `absorb(queued)` takes it into one of
-    /// them (asked from the last backwards).
+    /// What `absorb(queued)` says of an item of the same time: it took the new one in, or look at
+    /// the one before, or stop looking.
+    enum class Merge { Taken, Next, Stop };
+    /// Inserts `item` after the items of its time, unless `absorb` takes it into one of them
+    /// (asked from the last backwards).
     template <typename Absorb>
     void insert(const T& item, Absorb absorb) {
       if (m_head > 256 && 2 * m_head > m_items.size()) {  // a queue that never empties
@@ -105,8 +109,11 @@ class VcdRecorder {
       auto at = m_items.end();
       const auto first = m_items.begin() + static_cast<std::ptrdiff_t>(m_head);
       while (at != first && item.time < std::prev(at)->time) --at;
-      for (auto same = at; same != first && std::prev(same)->time == item.time; --same)
-        if (absorb(*std::prev(same))) return;
+      for (auto same = at; same != first && std::prev(same)->time == item.time; --same) {
+        const Merge merge = absorb(*std::prev(same));
+        if (merge == Merge::Taken) return;
+        if (merge == Merge::Stop) break;
+      }
       if (at == m_items.end())
         m_items.push_back(item);
       else

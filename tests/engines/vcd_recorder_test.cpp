@@ -152,3 +152,78 @@ TEST_CASE("VcdRecorder: a queue of changes scheduled ahead that never empties ke
   expected += "#3000\n";
   CHECK(file.body() == expected);
 }
+
+TEST_CASE("VcdRecorder: a window with no change inside opens with the values from before it", "[traces]") {
+  {
+    const TraceFile file("window_quiet");
+    VcdRecorder rec;
+    const int x = rec.declare("top.a", "x", 3);
+    REQUIRE(rec.open(file.path, "test", 100, 1000));
+    rec.change(x, 5, 50);    // before: the initial value
+    rec.change(x, 1, 2000);  // after: dropped, not the initial value
+    rec.close(3000);
+    CHECK(file.body() == "#100\n$dumpvars\nb101 !\n$end\n#1000\n");
+  }
+  {
+    // Changes scheduled or added ahead fold, show or drop alike.
+    const TraceFile file("window_ahead");
+    VcdRecorder rec;
+    const int x = rec.declare("top.a", "x", 3);
+    const int y = rec.declare("top.a", "y", 2);
+    REQUIRE(rec.open(file.path, "test", 100, 1000));
+    rec.add_at(&y, 1, 1, 50);
+    rec.add_at(&y, 1, -1, 2000);
+    rec.schedule(x, 3, 500);
+    rec.schedule(x, 6, 1500);
+    rec.close(3000);
+    CHECK(file.body() == "#100\n$dumpvars\nb0 !\nb1 \"\n$end\n#500\nb11 !\n#1000\n");
+  }
+}
+
+TEST_CASE("VcdRecorder: changes scheduled or added for the current time count as made now, in order", "[traces]") {
+  const TraceFile file("now");
+  VcdRecorder rec;
+  const int x = rec.declare("top.a", "x", 3);
+  const int y = rec.declare("top.a", "y", 3);
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
+  rec.change(x, 1, 10);
+  rec.schedule(x, 2, 10);  // made after the change: it shows
+  rec.add_at(&y, 1, 3, 10);
+  rec.schedule(y, 4, 5);   // a time already passed: as of now, after the addition
+  rec.change(x, 5, 20);
+  rec.schedule(x, 6, 20);
+  rec.change(x, 7, 20);  // made last: it shows
+  rec.close(30);
+  CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\n$end\n#10\nb10 !\nb100 \"\n#20\nb111 !\n#30\n");
+}
+
+TEST_CASE("VcdRecorder: additions ahead are not merged across a value set at the same time", "[traces]") {
+  const TraceFile file("add_set");
+  VcdRecorder rec;
+  const int x = rec.declare("top.a", "x", 4);
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
+  rec.add_at(&x, 1, 1, 50);
+  rec.schedule(x, 5, 50);    // overrides the addition before it
+  rec.add_at(&x, 1, 1, 50);  // applies to the 5
+  rec.add_at(&x, 1, 1, 50);  // merges with the addition just before it
+  rec.close(60);
+  CHECK(file.body() == "#0\n$dumpvars\nb0 !\n$end\n#50\nb111 !\n#60\n");
+}
+
+TEST_CASE("VcdRecorder: wide values over many buffer flushes", "[traces]") {
+  const TraceFile file("wide");
+  VcdRecorder rec;
+  const int x = rec.declare("top.a", "x", 64);
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
+  std::string expected = "#0\n$dumpvars\nb0 !\n$end\n";
+  std::uint64_t value = 0x8000000000000001ULL;
+  for (std::uint64_t t = 1; t <= 3000; ++t) {  // about 210 KB of body
+    value = value * 6364136223846793005ULL + 1442695040888963407ULL;
+    rec.change(x, value, t);
+    std::string bits;
+    for (std::uint64_t v = value; v != 0; v >>= 1) bits.insert(bits.begin(), static_cast<char>('0' + (v & 1)));
+    expected += "#" + std::to_string(t) + "\nb" + (bits.empty() ? "0" : bits) + " !\n";
+  }
+  rec.close(3000);
+  CHECK(file.body() == expected);
+}
