@@ -194,8 +194,7 @@ char* VcdRecorder::put_time(char* p, std::uint64_t time_ps) {
 }
 
 void VcdRecorder::write_text(const char* text) {
-  char* const line = room(1);
-  m_used += static_cast<std::size_t>(std::copy(text, text + std::strlen(text), line) - line);
+  used_to(std::copy(text, text + std::strlen(text), room(1)));
 }
 
 void VcdRecorder::flush() {
@@ -204,9 +203,9 @@ void VcdRecorder::flush() {
 }
 
 void VcdRecorder::start_body() {
-  m_used = static_cast<std::size_t>(put_time(room(1), m_begin) - m_buf.data());
+  used_to(put_time(room(1), m_begin));
   write_text("$dumpvars\n");
-  for (const Signal& s : m_signals) m_used = static_cast<std::size_t>(put_value(room(1), s, s.shown) - m_buf.data());
+  for (const Signal& s : m_signals) used_to(put_value(room(1), s, s.shown));
   write_text("$end\n");
   m_body_started = true;
 }
@@ -229,7 +228,7 @@ void VcdRecorder::write_staged() {
     }
     s.shown = s.value;
   }
-  m_used = static_cast<std::size_t>(p - m_buf.data());
+  used_to(p);
   m_staged_count = 0;
 }
 
@@ -283,7 +282,7 @@ void VcdRecorder::close(std::uint64_t end_time_ps) {
   if (!m_open) return;
   if (!m_body_started) start_body();
   const std::uint64_t end = end_time_ps < m_end ? end_time_ps : m_end;
-  if (end > m_last_time) m_used = static_cast<std::size_t>(put_time(room(1), end) - m_buf.data());
+  if (end > m_last_time) used_to(put_time(room(1), end));
   flush();
   m_out.close();
   m_open = false;

@@ -146,19 +146,7 @@ class VcdRecorder {
 
   /// Stages `delta` (two's complement) added to each of the `count` signals at `ids`.
   void add_now(const int* ids, std::uint32_t count, std::uint64_t delta) {
-    // Locals: members would be reloaded after every store through `s`, which might alias them.
-    Signal* const signals = m_signals.data();
-    int* const staged = m_staged.data();
-    std::size_t n = m_staged_count;
-    for (std::uint32_t i = 0; i < count; ++i) {
-      Signal& s = signals[ids[i]];
-      s.value += delta;
-      if (!s.staged) {
-        s.staged = true;
-        staged[n++] = ids[i];
-      }
-    }
-    m_staged_count = n;
+    for (std::uint32_t i = 0; i < count; ++i) stage(ids[i], m_signals[static_cast<std::size_t>(ids[i])].value + delta);
   }
   /// Writes the changes staged at the current time, records every earlier time's scheduled changes
   /// at their own times, and makes `time_ps` current with its scheduled changes.
@@ -175,6 +163,8 @@ class VcdRecorder {
   /// Formats a value's or a time's line at `p`; returns its end.
   static char* put_value(char* p, const Signal& s, std::uint64_t value);
   char* put_time(char* p, std::uint64_t time_ps);
+  /// The buffer is written up to `end` (returned by the put functions).
+  void used_to(const char* end) { m_used = static_cast<std::size_t>(end - m_buf.data()); }
   /// Formats `s`'s line for `value` at `p`; returns its end.
   static char* format_line(char* p, const Signal& s, std::uint64_t value);
   void write_text(const char* text);  ///< a line shorter than kLongestLine

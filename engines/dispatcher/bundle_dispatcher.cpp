@@ -184,11 +184,12 @@ void BundleDispatcher::dispatch_thread() {
     if (!merged || straight) release_held();
     if (!fetched) break;
     const std::uint64_t decode = m_params.decode_cycles * fetched->instructions;
-    m_trace_bundle.set_at(m_next_id, m_clock.cycle_ps(now_cycles() + decode));  // its id, once decoded
+    const std::uint64_t decode_end = now_cycles() + decode;
+    m_trace_bundle.set_at(m_next_id, m_clock.cycle_ps(decode_end));  // its id, once decoded
     if (merged && !straight) {
-      await_sources_then_preflight(*fetched->bundle, now_cycles() + decode);
+      await_sources_then_preflight(*fetched->bundle, decode_end);
     } else {
-      if (straight) m_trace_state.set_at(static_cast<std::uint64_t>(State::Preflight), m_clock.cycle_ps(now_cycles() + decode));
+      if (straight) m_trace_state.set_at(static_cast<std::uint64_t>(State::Preflight), m_clock.cycle_ps(decode_end));
       sc_core::wait(m_clock.to_time(model::Cycles(decode + (straight ? m_params.preflight_cycles : 0))));
     }
     m_stats.decode_cycles += decode;
