@@ -104,6 +104,14 @@ int VcdRecorder::declare(const std::string& scope, const std::string& name, unsi
   return static_cast<int>(m_signals.size() - 1);
 }
 
+int VcdRecorder::declare_group() {
+  m_groups.emplace_back();
+  m_staged_groups.push_back(-1);
+  return static_cast<int>(m_groups.size() - 1);
+}
+
+void VcdRecorder::join(int group, int signal) { m_groups.at(static_cast<std::size_t>(group)).signals.push_back(signal); }
+
 bool VcdRecorder::open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
                        std::uint64_t window_end_ps) {
   m_out.open(path);
@@ -210,31 +218,45 @@ void VcdRecorder::start_body() {
   m_body_started = true;
 }
 
+inline char* VcdRecorder::write_if_changed(char* p, Signal& s, bool shown) {
+  if (s.value == s.shown) return p;
+  if (shown) {
+    if (m_last_time != m_now) p = put_time(p, m_now);
+    p = put_value(p, s, s.value);
+  }
+  s.shown = s.value;
+  return p;
+}
+
 void VcdRecorder::write_staged() {
   // The first instant from the window's start opens the body with the values from before it
   // (even past the window's end: they are the values all through it). Before the window a change
   // only sets the initial value; after it, it is dropped.
   if (m_open && !m_body_started && m_now >= m_begin) start_body();
   const bool shown = m_body_started && m_now <= m_end;
-  char* p = room(m_staged_count + 1);  // the lines and a time
+  std::size_t lines = m_staged_count + 1;  // and a time
+  for (std::size_t i = 0; i < m_staged_group_count; ++i)
+    lines += m_groups[static_cast<std::size_t>(m_staged_groups[i])].signals.size();
+  char* p = room(lines);
+  // A signal both staged and in a staged group is written once, by whichever comes first.
   for (std::size_t i = 0; i < m_staged_count; ++i) {
-    const int id = m_staged[i];
-    Signal& s = m_signals[static_cast<std::size_t>(id)];
+    Signal& s = m_signals[static_cast<std::size_t>(m_staged[i])];
     s.staged = false;
-    if (s.value == s.shown) continue;
-    if (shown) {
-      if (m_last_time != m_now) p = put_time(p, m_now);
-      p = put_value(p, s, s.value);
-    }
-    s.shown = s.value;
+    p = write_if_changed(p, s, shown);
+  }
+  for (std::size_t i = 0; i < m_staged_group_count; ++i) {
+    Group& g = m_groups[static_cast<std::size_t>(m_staged_groups[i])];
+    g.staged = false;
+    for (const int id : g.signals) p = write_if_changed(p, m_signals[static_cast<std::size_t>(id)], shown);
   }
   used_to(p);
   m_staged_count = 0;
+  m_staged_group_count = 0;
 }
 
 void VcdRecorder::schedule_ahead(const Scheduled& change) {
   if (change.time > m_end) return;  // never written
-  // Additions to the same signals at one time are one (a booking that ends where the next starts
+  // Additions to the same group at one time are one (a booking that ends where the next starts
   // adds nothing there), but never across a value set: every change keeps its order in its time.
   using Merge = TimeOrdered<Scheduled>::Merge;
   if (!change.add) {
@@ -243,7 +265,7 @@ void VcdRecorder::schedule_ahead(const Scheduled& change) {
   }
   m_scheduled.insert(change, [&](Scheduled& queued) {
     if (!queued.add) return Merge::Stop;
-    if (queued.ids != change.ids || queued.count != change.count) return Merge::Next;
+    if (queued.id != change.id) return Merge::Next;
     queued.value += change.value;
     return Merge::Taken;
   });
@@ -255,7 +277,7 @@ inline void VcdRecorder::take_scheduled_now() {
     if (!c.add)
       stage(c.id, c.value);
     else if (c.value != 0)  // else additions that cancel
-      add_now(c.ids, c.count, c.value);
+      add_now(c.id, c.value);
     m_scheduled.pop_front();
   }
 }

@@ -19,6 +19,10 @@ class VcdRecorder {
  public:
   /// Signals are declared before the first change; `scope` is a dotted path ("top.sfu").
   int declare(const std::string& scope, const std::string& name, unsigned width);
+  /// Declares an empty group of signals that counts are added to together (see add_at), such as
+  /// the instances of a memory that book alike while they mirror.
+  int declare_group();
+  void join(int group, int signal);
   /// Bits a signal needs to show every value up to `max_value`.
   static unsigned width_for(std::uint64_t max_value) {
     unsigned w = 1;
@@ -44,17 +48,17 @@ class VcdRecorder {
     if (time_ps <= m_now)
       change(id, value, m_now);  // nothing known ahead after all
     else
-      schedule_ahead(Scheduled{time_ps, id, nullptr, 1, value, false});
+      schedule_ahead(Scheduled{time_ps, id, value, false});
   }
-  /// Adds `delta` to each of the `count` signals at `ids` (which the caller keeps) at `time_ps`,
-  /// from the current time on: counts of things known ahead, such as the bookings holding a
-  /// memory's ports (+1 at a booking's start, -1 at its end). Additions commute, so a count is
-  /// exact at every time whatever the order in which it was booked.
-  void add_at(const int* ids, std::uint32_t count, std::int64_t delta, std::uint64_t time_ps) {
+  /// Adds `delta` to each signal of `group` at `time_ps`, from the current time on: counts of
+  /// things known ahead, such as the bookings holding a memory's ports (+1 at a booking's start,
+  /// -1 at its end). Additions commute, so a count is exact at every time whatever the order in
+  /// which it was booked.
+  void add_at(int group, std::int64_t delta, std::uint64_t time_ps) {
     if (time_ps <= m_now) {
-      add_now(ids, count, static_cast<std::uint64_t>(delta));
+      add_now(group, static_cast<std::uint64_t>(delta));
     } else {
-      schedule_ahead(Scheduled{time_ps, -1, ids, count, static_cast<std::uint64_t>(delta), true});
+      schedule_ahead(Scheduled{time_ps, group, static_cast<std::uint64_t>(delta), true});
     }
   }
   /// Records the changes scheduled up to `end_time_ps`, writes what is left and closes the output.
@@ -124,15 +128,17 @@ class VcdRecorder {
     std::vector<T> m_items;
     std::size_t m_head = 0;
   };
-  /// A change known ahead: signal `id` takes `value`, or, with `add`, each of the `count`
-  /// signals at `ids` adds `value` (a two's-complement delta).
+  /// A change known ahead: signal `id` takes `value`, or, with `add`, each signal of group `id`
+  /// adds `value` (a two's-complement delta).
   struct Scheduled {
     std::uint64_t time;
     int id;
-    const int* ids;
-    std::uint32_t count;
     std::uint64_t value;
     bool add;
+  };
+  struct Group {
+    std::vector<int> signals;
+    bool staged = false;  ///< added to at the time not yet written
   };
 
   void stage(int id, std::uint64_t value) {
@@ -144,9 +150,15 @@ class VcdRecorder {
     }
   }
 
-  /// Stages `delta` (two's complement) added to each of the `count` signals at `ids`.
-  void add_now(const int* ids, std::uint32_t count, std::uint64_t delta) {
-    for (std::uint32_t i = 0; i < count; ++i) stage(ids[i], m_signals[static_cast<std::size_t>(ids[i])].value + delta);
+  /// Stages `delta` (two's complement) added to each signal of `group`: the group is written as
+  /// one, its signals' values are the latest at once (a change made after sees them).
+  void add_now(int group, std::uint64_t delta) {
+    Group& g = m_groups[static_cast<std::size_t>(group)];
+    for (const int id : g.signals) m_signals[static_cast<std::size_t>(id)].value += delta;
+    if (!g.staged) {
+      g.staged = true;
+      m_staged_groups[m_staged_group_count++] = group;
+    }
   }
   /// Writes the changes staged at the current time, records every earlier time's scheduled changes
   /// at their own times, and makes `time_ps` current with its scheduled changes.
@@ -158,6 +170,8 @@ class VcdRecorder {
   void take_scheduled_now();
   /// Writes (or folds, or drops, by the window) the changes staged at the current time.
   void write_staged();
+  /// Writes `s`'s line if its value changed since last written; returns the buffer's end.
+  char* write_if_changed(char* p, Signal& s, bool shown);
   /// Where the next `lines` lines go in the buffer (flushed first if they might not fit).
   char* room(std::size_t lines);
   /// Formats a value's or a time's line at `p`; returns its end.
@@ -182,6 +196,9 @@ class VcdRecorder {
   std::vector<Signal> m_signals;
   std::vector<int> m_staged;     ///< signals changed at m_now, in order of their first change
   std::size_t m_staged_count = 0;
+  std::vector<Group> m_groups;
+  std::vector<int> m_staged_groups;  ///< groups added to at m_now
+  std::size_t m_staged_group_count = 0;
   TimeOrdered<Scheduled> m_scheduled;  ///< changes known ahead, those of one time in the order made
   std::ofstream m_out;
   bool m_open = false;  ///< m_out is open (asked once per time written)

@@ -38,8 +38,11 @@ model::MemoryPortModel::Counts TileMemory::port_counts(unsigned instance) const 
 void TileMemory::trace_to(traces::VcdRecorder& rec, unsigned instance, const std::string& scope) {
   m_recorder = &rec;
   Instance& in = m_instances.at(instance);
-  in.trace_id = rec.declare(scope, "active_ports", traces::VcdRecorder::width_for(in.ports.counts().port_bytes.size()));
-  m_trace_ids.push_back(in.trace_id);
+  const int signal = rec.declare(scope, "active_ports", traces::VcdRecorder::width_for(in.ports.counts().port_bytes.size()));
+  in.trace_group = rec.declare_group();
+  rec.join(in.trace_group, signal);
+  if (m_trace_all < 0) m_trace_all = rec.declare_group();
+  rec.join(m_trace_all, signal);
 }
 
 std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len) {
@@ -130,11 +133,10 @@ model::MemoryPortModel::Grant TileMemory::book(unsigned instance, std::uint64_t 
   Instance& in = m_instances[instance];
   const auto grant = in.ports.reserve(now, arrival, offset, len);
   // While the instances mirror, instance 0's booking is every instance's.
-  const int* const ids = m_mirroring ? m_trace_ids.data() : &in.trace_id;
-  const auto count = static_cast<std::uint32_t>(m_mirroring ? m_trace_ids.size() : in.trace_id >= 0 ? 1 : 0);
-  if (m_recorder && count > 0) {
-    m_recorder->add_at(ids, count, 1, m_clock.cycle_ps(grant.start));
-    m_recorder->add_at(ids, count, -1, m_clock.cycle_ps(grant.start + in.ports.occupancy(len)));
+  const int group = m_mirroring ? m_trace_all : in.trace_group;
+  if (m_recorder && group >= 0) {
+    m_recorder->add_at(group, 1, m_clock.cycle_ps(grant.start));
+    m_recorder->add_at(group, -1, m_clock.cycle_ps(grant.start + in.ports.occupancy(len)));
   }
   return grant;
 }

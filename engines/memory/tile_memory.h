@@ -62,7 +62,7 @@ class TileMemory : public sc_core::sc_module {
     model::MemoryPortModel ports;
     std::uint64_t bytes_read = 0;
     std::uint64_t bytes_written = 0;
-    int trace_id = -1;  ///< the traced "active_ports" signal, if any
+    int trace_group = -1;  ///< the recorder's group of its traced "active_ports" signal, if any
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -112,7 +112,7 @@ class TileMemory : public sc_core::sc_module {
   // adds one at its start and takes it away at its end, ahead of the caller's time, for its
   // instance or, while they mirror, for all of them.
   traces::VcdRecorder* m_recorder = nullptr;
-  std::vector<int> m_trace_ids;  ///< every traced instance's signal: the mirrored bookings' group
+  int m_trace_all = -1;  ///< the group of every traced instance's signal: the mirrored bookings
 };
 
 }  // namespace ptosim::engines

@@ -92,16 +92,42 @@ TEST_CASE("VcdRecorder: additions scheduled ahead keep counts exact in any order
   // out of time order; one ends where the next starts.
   const TraceFile file("add");
   VcdRecorder rec;
-  const int both[] = {rec.declare("top.a", "x", 2), rec.declare("top.b", "x", 2)};
+  const int a = rec.declare("top.a", "x", 2), b = rec.declare("top.b", "x", 2);
+  const int both = rec.declare_group(), first = rec.declare_group();
+  rec.join(both, a);
+  rec.join(both, b);
+  rec.join(first, a);
   REQUIRE(rec.open(file.path, "test", 0, kForever));
-  rec.add_at(both, 2, 1, 40);  // [40, 50) for both
-  rec.add_at(both, 2, -1, 50);
-  rec.add_at(&both[0], 1, 1, 20);  // [20, 30) for the first
-  rec.add_at(&both[0], 1, -1, 30);
-  rec.add_at(both, 2, 1, 10);  // [10, 40) for both
-  rec.add_at(both, 2, -1, 40);
+  rec.add_at(both, 1, 40);  // [40, 50) for both
+  rec.add_at(both, -1, 50);
+  rec.add_at(first, 1, 20);  // [20, 30) for the first
+  rec.add_at(first, -1, 30);
+  rec.add_at(both, 1, 10);  // [10, 40) for both
+  rec.add_at(both, -1, 40);
   rec.close(60);
   CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\n$end\n#10\nb1 !\nb1 \"\n#20\nb10 !\n#30\nb1 !\n#50\nb0 !\nb0 \"\n#60\n");
+}
+
+TEST_CASE("VcdRecorder: a signal set and added to in one instant shows once, with its last value", "[traces]") {
+  const TraceFile file("set_and_add");
+  VcdRecorder rec;
+  const int x = rec.declare("top.a", "x", 4), y = rec.declare("top.b", "x", 4);
+  const int both = rec.declare_group();
+  rec.join(both, x);
+  rec.join(both, y);
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
+  rec.change(x, 3, 10);
+  rec.add_at(both, 1, 10);  // x 4, y 1
+  rec.add_at(both, 2, 20);
+  rec.change(y, 5, 20);  // x 6, y 5
+  rec.add_at(both, 1, 30);
+  rec.add_at(both, -1, 30);  // nothing
+  rec.change(x, 1, 40);
+  rec.add_at(both, 4, 40);  // x 5, y 9
+  rec.change(x, 6, 40);     // back to what was written: x shows nothing
+  rec.close(50);
+  CHECK(file.body() ==
+        "#0\n$dumpvars\nb0 !\nb0 \"\n$end\n#10\nb100 !\nb1 \"\n#20\nb101 \"\nb110 !\n#40\nb1001 \"\n#50\n");
 }
 
 TEST_CASE("VcdRecorder: times are written in decimal at every length", "[traces]") {
@@ -170,9 +196,11 @@ TEST_CASE("VcdRecorder: a window with no change inside opens with the values fro
     VcdRecorder rec;
     const int x = rec.declare("top.a", "x", 3);
     const int y = rec.declare("top.a", "y", 2);
+    const int ys = rec.declare_group();
+    rec.join(ys, y);
     REQUIRE(rec.open(file.path, "test", 100, 1000));
-    rec.add_at(&y, 1, 1, 50);
-    rec.add_at(&y, 1, -1, 2000);
+    rec.add_at(ys, 1, 50);
+    rec.add_at(ys, -1, 2000);
     rec.schedule(x, 3, 500);
     rec.schedule(x, 6, 1500);
     rec.close(3000);
@@ -185,10 +213,12 @@ TEST_CASE("VcdRecorder: changes scheduled or added for the current time count as
   VcdRecorder rec;
   const int x = rec.declare("top.a", "x", 3);
   const int y = rec.declare("top.a", "y", 3);
+  const int ys = rec.declare_group();
+  rec.join(ys, y);
   REQUIRE(rec.open(file.path, "test", 0, kForever));
   rec.change(x, 1, 10);
   rec.schedule(x, 2, 10);  // made after the change: it shows
-  rec.add_at(&y, 1, 3, 10);
+  rec.add_at(ys, 3, 10);
   rec.schedule(y, 4, 5);   // a time already passed: as of now, after the addition
   rec.change(x, 5, 20);
   rec.schedule(x, 6, 20);
@@ -201,11 +231,13 @@ TEST_CASE("VcdRecorder: additions ahead are not merged across a value set at the
   const TraceFile file("add_set");
   VcdRecorder rec;
   const int x = rec.declare("top.a", "x", 4);
+  const int xs = rec.declare_group();
+  rec.join(xs, x);
   REQUIRE(rec.open(file.path, "test", 0, kForever));
-  rec.add_at(&x, 1, 1, 50);
-  rec.schedule(x, 5, 50);    // overrides the addition before it
-  rec.add_at(&x, 1, 1, 50);  // applies to the 5
-  rec.add_at(&x, 1, 1, 50);  // merges with the addition just before it
+  rec.add_at(xs, 1, 50);
+  rec.schedule(x, 5, 50);  // overrides the addition before it
+  rec.add_at(xs, 1, 50);   // applies to the 5
+  rec.add_at(xs, 1, 50);   // merges with the addition just before it
   rec.close(60);
   CHECK(file.body() == "#0\n$dumpvars\nb0 !\n$end\n#50\nb111 !\n#60\n");
 }
