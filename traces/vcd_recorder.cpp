@@ -297,17 +297,18 @@ void VcdRecorder::move_to(std::uint64_t time_ps) {
   take_scheduled_now();
 }
 
-void VcdRecorder::close(std::uint64_t end_time_ps) {
+bool VcdRecorder::close(std::uint64_t end_time_ps) {
   take_due_through(end_time_ps);
   write_staged();
   m_scheduled.clear();
-  if (!m_open) return;
+  if (!m_open) return true;
   if (!m_body_started) start_body();
   const std::uint64_t end = end_time_ps < m_end ? end_time_ps : m_end;
   if (end > m_last_time) used_to(put_time(room(1), end));
   flush();
   m_out.close();
   m_open = false;
+  return static_cast<bool>(m_out);  // a failed write or close leaves the stream failed
 }
 
 }  // namespace ptosim::traces

@@ -61,8 +61,9 @@ class VcdRecorder {
       schedule_ahead(Scheduled{time_ps, group, static_cast<std::uint64_t>(delta), true});
     }
   }
-  /// Records the changes scheduled up to `end_time_ps`, writes what is left and closes the output.
-  void close(std::uint64_t end_time_ps);
+  /// Records the changes scheduled up to `end_time_ps`, writes what is left and closes the output;
+  /// false if any write failed (a full disk).
+  bool close(std::uint64_t end_time_ps);
 
   struct Signal {
     std::string scope;

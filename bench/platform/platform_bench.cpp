@@ -123,7 +123,7 @@ int sc_main(int argc, char* argv[]) {
     const auto t0 = Clock::now();
     sc_core::sc_start();
     cycles = top.dispatcher.finish_cycle();
-    rec.close(cycles * config.params.clock.period_ps);  // timed: a trace is not done until written
+    if (!rec.close(cycles * config.params.clock.period_ps)) return fail("writing " + vcd + " failed");  // timed
     seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     if (!top.dispatcher.finished()) return fail("simulation did not finish");
     for (const auto& r : top.dispatcher.records())

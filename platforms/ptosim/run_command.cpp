@@ -267,7 +267,10 @@ int simulate(const RunOptions& o) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   if (!trace_path.empty()) {
-    recorder.close(total_cycles * config.params.clock.period_ps);
+    if (!recorder.close(total_cycles * config.params.clock.period_ps)) {
+      std::cerr << "ptosim run: writing trace '" << trace_path << "' failed (disk full?)\n";
+      return 3;
+    }
     const std::string shown = !o.fst.empty() ? o.fst : o.vcd;
     if (!o.fst.empty()) {
       const std::string cmd = "vcd2fst '" + trace_path + "' '" + o.fst + "' >/dev/null 2>&1";

@@ -212,6 +212,9 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     const Outcome r = run("run " + prog + " --stats /nonexistent/dir/s.json");
     CHECK(r.status == 2);
     CHECK(r.err.find("cannot write '/nonexistent/dir/s.json'") != std::string::npos);
+    const Outcome full = run("run " + prog + " --quiet --vcd /dev/full");  // opens, but every write fails
+    CHECK(full.status == 3);
+    CHECK(full.err.find("writing trace '/dev/full' failed") != std::string::npos);
   }
   SECTION("unknown command") {
     CHECK(run("frobnicate").status == 2);
