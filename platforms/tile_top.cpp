@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "platforms/tile_top.h"
 
+#include <algorithm>
+
 #include "engines/common/address_map.h"
 
 namespace ptosim::platforms {
@@ -84,13 +86,20 @@ model::FragmentData TileTop::read_shared(unsigned index) {
   return model::fetch_fragment(t.desc, bytes.data(), t.defined);
 }
 
-void TileTop::trace_to(traces::VcdRecorder& rec) {
+const std::vector<std::string>& TileTop::traceable_modules() {
+  static const std::vector<std::string> modules = {"dispatcher", "sfu", "cube", "local_memory", "shared_memory"};
+  return modules;
+}
+
+void TileTop::trace_to(traces::VcdRecorder& rec, const std::vector<std::string>& modules) {
+  const auto traced = [&](const char* module) { return std::find(modules.begin(), modules.end(), module) != modules.end(); };
   const std::string top = name();
-  dispatcher.trace_to(rec, top + ".dispatcher");
-  sfu.trace_to(rec, top + ".sfu");
-  cube.trace_to(rec, top + ".cube");
-  for (unsigned pe = 0; pe < model::kPeCount; ++pe) local_memory.trace_to(rec, pe, top + ".local_memory_pe" + std::to_string(pe));
-  shared_memory.trace_to(rec, 0, top + ".shared_memory");
+  if (traced("dispatcher")) dispatcher.trace_to(rec, top + ".dispatcher");
+  if (traced("sfu")) sfu.trace_to(rec, top + ".sfu");
+  if (traced("cube")) cube.trace_to(rec, top + ".cube");
+  if (traced("local_memory"))
+    for (unsigned pe = 0; pe < model::kPeCount; ++pe) local_memory.trace_to(rec, pe, top + ".local_memory_pe" + std::to_string(pe));
+  if (traced("shared_memory")) shared_memory.trace_to(rec, 0, top + ".shared_memory");
 }
 
 }  // namespace ptosim::platforms

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include <systemc>
 
@@ -43,8 +44,10 @@ class TileTop : public sc_core::sc_module {
   model::FragmentData read_local(unsigned index, int pe);
   model::FragmentData read_shared(unsigned index);
 
-  /// Declares every module's traced signals.
-  void trace_to(traces::VcdRecorder& rec);
+  /// The modules whose signals can be traced, by their names in the trace.
+  static const std::vector<std::string>& traceable_modules();
+  /// Declares the traced signals of `modules` (names from traceable_modules()).
+  void trace_to(traces::VcdRecorder& rec, const std::vector<std::string>& modules = traceable_modules());
 
  private:
   void start_of_simulation() override;

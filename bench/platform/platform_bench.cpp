@@ -5,7 +5,9 @@
 // combinations and prints the ratios.
 //
 // usage: ptosim_bench_platform (PROGRAM.pto | --workload gemm:N | --workload sfu128:N)
-//                              [--mode platform|timing-only|functional] [--vcd FILE] [--set KEY=VALUE]...
+//                              [--mode platform|timing-only|functional] [--vcd FILE [--trace-modules LIST]]
+//                              [--set KEY=VALUE]...
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -62,7 +64,7 @@ int fail(const std::string& message) {
 
 int sc_main(int argc, char* argv[]) {
   std::string source, mode = "platform", vcd, name;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, modules = platforms::TileTop::traceable_modules();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--workload" && i + 1 < argc) {
@@ -76,6 +78,14 @@ int sc_main(int argc, char* argv[]) {
       mode = argv[++i];
     } else if (a == "--vcd" && i + 1 < argc) {
       vcd = argv[++i];
+    } else if (a == "--trace-modules" && i + 1 < argc) {  // comma-separated, as for ptosim run
+      std::stringstream list(argv[++i]);
+      modules.clear();
+      const auto& known = platforms::TileTop::traceable_modules();
+      for (std::string m; std::getline(list, m, ',');) {
+        if (std::find(known.begin(), known.end(), m) == known.end()) return fail("--trace-modules: unknown module '" + m + "'");
+        modules.push_back(m);
+      }
     } else if (a == "--set" && i + 1 < argc) {
       sets.push_back(argv[++i]);
     } else {
@@ -117,7 +127,7 @@ int sc_main(int argc, char* argv[]) {
     top.dispatcher.set_program(&fe);
     traces::VcdRecorder rec;
     if (!vcd.empty()) {
-      top.trace_to(rec);
+      top.trace_to(rec, modules);
       if (!rec.open(vcd, "bench", 0, ~std::uint64_t{0})) return fail("cannot write " + vcd);
     }
     const auto t0 = Clock::now();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ptosim run PROGRAM: builds the default platform, loads the program's inputs, simulates, and
 // reports (summary, dumps, --stats JSON, --vcd/--fst traces with a .gtkw layout).
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -36,6 +37,8 @@ struct RunOptions {
   std::string fst;
   std::uint64_t window_begin = 0;
   std::uint64_t window_end = ~std::uint64_t{0};
+  std::vector<std::string> trace_modules = TileTop::traceable_modules();
+  bool trace_modules_given = false;
   std::string stats;
   bool hex = false;
   bool quiet = false;
@@ -54,6 +57,8 @@ void usage(std::ostream& os) {
         "  --vcd FILE             write a VCD trace (and FILE.gtkw for GTKWave)\n"
         "  --fst FILE             write an FST trace (via vcd2fst) and FILE.gtkw\n"
         "  --trace-window B:E     only trace cycles B..E (either may be empty)\n"
+        "  --trace-modules LIST   only trace these modules, comma-separated: dispatcher, sfu, cube,\n"
+        "                         local_memory, shared_memory (default: all)\n"
         "  --stats FILE           write run statistics as JSON\n"
         "  --hex                  dump element encodings in hex beside their values\n"
         "  --quiet                print the summary without the dumped tiles\n";
@@ -64,6 +69,26 @@ bool parse_cycles(const std::string& s, std::uint64_t& v) {
   if (s.empty()) return true;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   return ec == std::errc() && end == s.data() + s.size();
+}
+
+// Names from TileTop::traceable_modules(), comma-separated, at least one.
+bool parse_modules(const std::string& list, std::vector<std::string>& modules, std::string& error) {
+  const auto& known = TileTop::traceable_modules();
+  modules.clear();
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = list.find(',', start);
+    const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      error = "--trace-modules: unknown module '" + name + "' in '" + list + "' (expected";
+      for (std::size_t i = 0; i < known.size(); ++i) error += (i == 0 ? " " : ", ") + known[i];
+      error += ")";
+      return false;
+    }
+    modules.push_back(name);
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
 }
 
 bool parse_options(const Args& args, RunOptions& o, std::string& error) {
@@ -107,6 +132,11 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
         error = "--trace-window: expected BEGIN:END in cycles, got '" + s + "'";
         return false;
       }
+    } else if (a == "--trace-modules") {
+      std::string s;
+      if (!value(s)) return false;
+      if (!parse_modules(s, o.trace_modules, error)) return false;
+      o.trace_modules_given = true;
     } else if (a == "--stats") {
       if (!value(o.stats)) return false;
     } else if (a == "--hex") {
@@ -133,6 +163,10 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
   }
   if (o.vcd.empty() && o.fst.empty() && (o.window_begin != 0 || o.window_end != ~std::uint64_t{0})) {
     error = "--trace-window needs --vcd or --fst";
+    return false;
+  }
+  if (o.vcd.empty() && o.fst.empty() && o.trace_modules_given) {
+    error = "--trace-modules needs --vcd or --fst";
     return false;
   }
   return true;
@@ -229,7 +263,7 @@ int simulate(const RunOptions& o) {
   traces::VcdRecorder recorder;
   const engines::Clocked clock(config.params.clock);
   if (!trace_path.empty()) {
-    top.trace_to(recorder);
+    top.trace_to(recorder, o.trace_modules);
     const std::uint64_t period = config.params.clock.period_ps;
     const std::uint64_t last_cycle = ~std::uint64_t{0} / period;  // the last cycle whose time is representable
     if (o.window_begin > last_cycle) {

@@ -12,12 +12,14 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/platforms/run_helpers.h"
+#include "tests/platforms/waves.h"
 
 namespace {
 
 using ptosim::test::dumped_encodings;
 using ptosim::test::scratch;
 using ptosim::test::slurp;
+using ptosim::test::Waves;
 using ptosim::test::write_file;
 
 struct Outcome {
@@ -80,6 +82,39 @@ TEST_CASE("ptosim run: the VCD converts with vcd2fst and comes with a GTKWave la
   CHECK(text.find("busy") != std::string::npos);
   CHECK(std::system(("vcd2fst " + vcd + " " + scratch("rowsum.fst") + " >/dev/null 2>&1").c_str()) == 0);
   CHECK(slurp(vcd + ".gtkw").find("[dumpfile]") != std::string::npos);
+}
+
+TEST_CASE("ptosim run --trace-modules traces the named modules only, with the same run", "[cli]") {
+  const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/attention.pto";
+  const std::string all = scratch("modules_all.vcd"), some = scratch("modules_some.vcd");
+  const Outcome whole = run("run " + prog + " --quiet --vcd " + all);
+  const Outcome part = run("run " + prog + " --quiet --vcd " + some + " --trace-modules cube,local_memory");
+  INFO(whole.err << part.err);
+  REQUIRE(whole.status == 0);
+  REQUIRE(part.status == 0);
+  const auto without_wall_time = [](const std::string& summary) {
+    const std::size_t at = summary.find("  wall time");
+    return summary.substr(0, at) + summary.substr(summary.find('\n', at) + 1);
+  };
+  CHECK(without_wall_time(part.out) == without_wall_time(whole.out));  // tracing less changes no cycle
+  const std::string text = slurp(some), layout = slurp(some + ".gtkw");
+  for (const char* scope : {"cube", "local_memory_pe0", "local_memory_pe3"}) {
+    CHECK(text.find(std::string("$scope module ") + scope + " $end") != std::string::npos);
+    CHECK(layout.find(std::string("top.") + scope + ".") != std::string::npos);
+  }
+  for (const char* scope : {"dispatcher", "sfu", "shared_memory"}) {
+    CHECK(text.find(std::string("$scope module ") + scope + " $end") == std::string::npos);
+    CHECK(layout.find(std::string("top.") + scope + ".") == std::string::npos);
+  }
+  // The signals traced in both show the same changes.
+  const Waves whole_waves(all), part_waves(some);
+  CHECK(part_waves.changes.size() == 7);  // the CUBE's busy, opcode and bundle id, four port counts
+  for (const auto& [signal, changes] : part_waves.changes) {
+    INFO(signal);
+    CHECK(changes == whole_waves.changes.at(signal));
+  }
+  CHECK(part_waves.end == whole_waves.end);
+  CHECK(std::system(("vcd2fst " + some + " " + scratch("modules_some.fst") + " >/dev/null 2>&1").c_str()) == 0);
 }
 
 TEST_CASE("ptosim exec: TROWSUM FP32 keeps the architectural fold order and flags", "[cli]") {
@@ -212,6 +247,11 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     const Outcome r = run("run " + prog + " --stats /nonexistent/dir/s.json");
     CHECK(r.status == 2);
     CHECK(r.err.find("cannot write '/nonexistent/dir/s.json'") != std::string::npos);
+    CHECK(run("run " + prog + " --trace-modules cube").err.find("--trace-modules needs --vcd or --fst") != std::string::npos);
+    const Outcome unknown = run("run " + prog + " --vcd " + vcd + " --trace-modules cube,,sfu");
+    CHECK(unknown.status == 2);
+    CHECK(unknown.err.find("--trace-modules: unknown module '' in 'cube,,sfu' (expected dispatcher, sfu, cube, "
+                           "local_memory, shared_memory)") != std::string::npos);
     const Outcome full = run("run " + prog + " --quiet --vcd /dev/full");  // opens, but every write fails
     CHECK(full.status == 3);
     CHECK(full.err.find("writing trace '/dev/full' failed") != std::string::npos);
