@@ -91,6 +91,25 @@ const std::vector<std::string>& TileTop::traceable_modules() {
   return modules;
 }
 
+bool TileTop::parse_modules(const std::string& list, std::vector<std::string>& modules, std::string& error) {
+  const auto& known = traceable_modules();
+  modules.clear();
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = list.find(',', start);
+    const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      error = "--trace-modules: unknown module '" + name + "' in '" + list + "' (expected";
+      for (std::size_t i = 0; i < known.size(); ++i) error += (i == 0 ? " " : ", ") + known[i];
+      error += ")";
+      return false;
+    }
+    modules.push_back(name);
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
+
 void TileTop::trace_to(traces::VcdRecorder& rec, const std::vector<std::string>& modules) {
   const auto traced = [&](const char* module) { return std::find(modules.begin(), modules.end(), module) != modules.end(); };
   const std::string top = name();

@@ -46,6 +46,9 @@ class TileTop : public sc_core::sc_module {
 
   /// The modules whose signals can be traced, by their names in the trace.
   static const std::vector<std::string>& traceable_modules();
+  /// Reads a comma-separated list of those names (at least one) into `modules`; false with
+  /// `error` naming the unknown one.
+  static bool parse_modules(const std::string& list, std::vector<std::string>& modules, std::string& error);
   /// Declares the traced signals of `modules` (names from traceable_modules()).
   void trace_to(traces::VcdRecorder& rec, const std::vector<std::string>& modules = traceable_modules());
 

@@ -29,7 +29,7 @@ echo "== CUBE core: MAC/s beside naive loops"
 "${pin[@]}" "$build/bench/cube/ptosim_bench_cube" ${QUICK:+0.05}
 echo
 
-# Wall time of the best of three runs (simulation part only, as printed by the bench).
+# Wall time of the best of three runs (the simulation and closing its trace, as printed by the bench).
 best() {
   local best_line="" best_s=""
   for _ in 1 2 3; do

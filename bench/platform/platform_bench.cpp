@@ -7,7 +7,6 @@
 // usage: ptosim_bench_platform (PROGRAM.pto | --workload gemm:N | --workload sfu128:N)
 //                              [--mode platform|timing-only|functional] [--vcd FILE [--trace-modules LIST]]
 //                              [--set KEY=VALUE]...
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -78,14 +77,9 @@ int sc_main(int argc, char* argv[]) {
       mode = argv[++i];
     } else if (a == "--vcd" && i + 1 < argc) {
       vcd = argv[++i];
-    } else if (a == "--trace-modules" && i + 1 < argc) {  // comma-separated, as for ptosim run
-      std::stringstream list(argv[++i]);
-      modules.clear();
-      const auto& known = platforms::TileTop::traceable_modules();
-      for (std::string m; std::getline(list, m, ',');) {
-        if (std::find(known.begin(), known.end(), m) == known.end()) return fail("--trace-modules: unknown module '" + m + "'");
-        modules.push_back(m);
-      }
+    } else if (a == "--trace-modules" && i + 1 < argc) {  // as for ptosim run
+      std::string error;
+      if (!platforms::TileTop::parse_modules(argv[++i], modules, error)) return fail(error);
     } else if (a == "--set" && i + 1 < argc) {
       sets.push_back(argv[++i]);
     } else {

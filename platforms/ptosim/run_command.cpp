@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ptosim run PROGRAM: builds the default platform, loads the program's inputs, simulates, and
 // reports (summary, dumps, --stats JSON, --vcd/--fst traces with a .gtkw layout).
-#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -71,26 +70,6 @@ bool parse_cycles(const std::string& s, std::uint64_t& v) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
-// Names from TileTop::traceable_modules(), comma-separated, at least one.
-bool parse_modules(const std::string& list, std::vector<std::string>& modules, std::string& error) {
-  const auto& known = TileTop::traceable_modules();
-  modules.clear();
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = list.find(',', start);
-    const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-      error = "--trace-modules: unknown module '" + name + "' in '" + list + "' (expected";
-      for (std::size_t i = 0; i < known.size(); ++i) error += (i == 0 ? " " : ", ") + known[i];
-      error += ")";
-      return false;
-    }
-    modules.push_back(name);
-    if (comma == std::string::npos) return true;
-    start = comma + 1;
-  }
-}
-
 bool parse_options(const Args& args, RunOptions& o, std::string& error) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -135,7 +114,7 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
     } else if (a == "--trace-modules") {
       std::string s;
       if (!value(s)) return false;
-      if (!parse_modules(s, o.trace_modules, error)) return false;
+      if (!TileTop::parse_modules(s, o.trace_modules, error)) return false;
       o.trace_modules_given = true;
     } else if (a == "--stats") {
       if (!value(o.stats)) return false;
@@ -303,6 +282,7 @@ int simulate(const RunOptions& o) {
   if (!trace_path.empty()) {
     if (!recorder.close(total_cycles * config.params.clock.period_ps)) {
       std::cerr << "ptosim run: writing trace '" << trace_path << "' failed (disk full?)\n";
+      if (!o.fst.empty()) std::remove(trace_path.c_str());  // a cut VCD for an FST no one asked to keep
       return 3;
     }
     const std::string shown = !o.fst.empty() ? o.fst : o.vcd;

@@ -130,6 +130,22 @@ TEST_CASE("VcdRecorder: a signal set and added to in one instant shows once, wit
         "#0\n$dumpvars\nb0 !\nb0 \"\n$end\n#10\nb100 !\nb1 \"\n#20\nb101 \"\nb110 !\n#40\nb1001 \"\n#50\n");
 }
 
+TEST_CASE("VcdRecorder: closing says whether every write succeeded", "[traces]") {
+  {
+    const TraceFile file("written");
+    VcdRecorder rec;
+    const int x = rec.declare("top.a", "x", 1);
+    REQUIRE(rec.open(file.path, "test", 0, kForever));
+    rec.change(x, 1, 10);
+    CHECK(rec.close(20));
+  }
+  VcdRecorder rec;
+  const int x = rec.declare("top.a", "x", 1);
+  REQUIRE(rec.open("/dev/full", "test", 0, kForever));  // opens; every write fails
+  rec.change(x, 1, 10);
+  CHECK_FALSE(rec.close(20));
+}
+
 TEST_CASE("VcdRecorder: times are written in decimal at every length", "[traces]") {
   const TraceFile file("times");
   VcdRecorder rec;

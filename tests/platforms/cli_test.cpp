@@ -247,7 +247,13 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     const Outcome r = run("run " + prog + " --stats /nonexistent/dir/s.json");
     CHECK(r.status == 2);
     CHECK(r.err.find("cannot write '/nonexistent/dir/s.json'") != std::string::npos);
-    CHECK(run("run " + prog + " --trace-modules cube").err.find("--trace-modules needs --vcd or --fst") != std::string::npos);
+    const Outcome untraced = run("run " + prog + " --trace-modules cube");
+    CHECK(untraced.status == 2);
+    CHECK(untraced.err.find("--trace-modules needs --vcd or --fst") != std::string::npos);
+    const Outcome trailing = run("run " + prog + " --vcd " + vcd + " --trace-modules cube,");
+    CHECK(trailing.status == 2);
+    CHECK(trailing.err.find("unknown module '' in 'cube,'") != std::string::npos);
+    CHECK(run("run " + prog + " --vcd " + vcd + " --trace-modules cube,gpu").err.find("unknown module 'gpu'") != std::string::npos);
     const Outcome unknown = run("run " + prog + " --vcd " + vcd + " --trace-modules cube,,sfu");
     CHECK(unknown.status == 2);
     CHECK(unknown.err.find("--trace-modules: unknown module '' in 'cube,,sfu' (expected dispatcher, sfu, cube, "
