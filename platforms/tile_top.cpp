@@ -99,7 +99,7 @@ bool TileTop::parse_modules(const std::string& list, std::vector<std::string>& m
     const std::size_t comma = list.find(',', start);
     const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (std::find(known.begin(), known.end(), name) == known.end()) {
-      error = "--trace-modules: unknown module '" + name + "' in '" + list + "' (expected";
+      error = "unknown module '" + name + "' in '" + list + "' (expected";
       for (std::size_t i = 0; i < known.size(); ++i) error += (i == 0 ? " " : ", ") + known[i];
       error += ")";
       return false;

@@ -238,7 +238,7 @@ void VcdRecorder::write_staged() {
   for (std::size_t i = 0; i < m_staged_group_count; ++i)
     lines += m_groups[static_cast<std::size_t>(m_staged_groups[i])].signals.size();
   char* p = room(lines);
-  // A signal both staged and in a staged group is written once, by whichever comes first.
+  // A signal both staged and in a staged group is written once: by its own staging, which comes first.
   for (std::size_t i = 0; i < m_staged_count; ++i) {
     Signal& s = m_signals[static_cast<std::size_t>(m_staged[i])];
     s.staged = false;

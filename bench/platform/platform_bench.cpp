@@ -79,7 +79,7 @@ int sc_main(int argc, char* argv[]) {
       vcd = argv[++i];
     } else if (a == "--trace-modules" && i + 1 < argc) {  // as for ptosim run
       std::string error;
-      if (!platforms::TileTop::parse_modules(argv[++i], modules, error)) return fail(error);
+      if (!platforms::TileTop::parse_modules(argv[++i], modules, error)) return fail("--trace-modules: " + error);
     } else if (a == "--set" && i + 1 < argc) {
       sets.push_back(argv[++i]);
     } else {

@@ -114,7 +114,10 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
     } else if (a == "--trace-modules") {
       std::string s;
       if (!value(s)) return false;
-      if (!TileTop::parse_modules(s, o.trace_modules, error)) return false;
+      if (!TileTop::parse_modules(s, o.trace_modules, error)) {
+        error = "--trace-modules: " + error;
+        return false;
+      }
       o.trace_modules_given = true;
     } else if (a == "--stats") {
       if (!value(o.stats)) return false;
