@@ -24,39 +24,39 @@ const char* sfu_op_class_name(SfuOpClass c) { return kClassNames[static_cast<int
 SfuParams::SfuParams() {
   // Calibration to the A2/A3 cost-model figures of docs/timing-model.md (64-row tiles, one
   // 256-byte repeat per row): startup + per-repeat cost.
-  auto set = [this](SfuOpClass c, double startup, double per_repeat, bool per_lane) {
-    classes[static_cast<int>(c)] = SfuClassParams{startup, per_repeat, per_lane, 0, 0, 0};
+  auto set = [this](SfuOpClass c, double startup, double per_repeat, double lane_per_repeat) {
+    classes[static_cast<int>(c)] = SfuClassParams{startup, per_repeat, lane_per_repeat, 0, 0, 0};
   };
-  set(SfuOpClass::RowReduce, 12, 7.5, false);      // TROWSUM FP32 64x64: 492
-  set(SfuOpClass::RowMinMax, 12, 7.3, false);      // TROWMAX FP32 64x64: 480
-  set(SfuOpClass::ColReduce, 15, 19.5, false);     // TCOLSUM FP32 64x64: 1263
-  set(SfuOpClass::ColMinMax, 17, 17.5, false);     // TCOLMAX FP32 64x64: 1137
-  set(SfuOpClass::Expand, 13, 14.375, false);      // TROWEXPAND FP32 64x64: 933
-  set(SfuOpClass::ExpandArith, 6, 2.07, false);    // vector add: 5.9 + 2.07 r
-  set(SfuOpClass::ExpandDiv, 13, 4, true);         // div: FP32 13 + 4 r, FP16 13 + 8 r
-  set(SfuOpClass::ExpandExpDif, 18, 2.07 + 2, true);  // sub then exp (12 + 2 r FP32)
-  set(SfuOpClass::Generate, 6, 2.07, false);       // assumption: a copy-class stream
+  set(SfuOpClass::RowReduce, 12, 7.5, 0);      // TROWSUM FP32 64x64: 492
+  set(SfuOpClass::RowMinMax, 12, 7.3, 0);      // TROWMAX FP32 64x64: 480
+  set(SfuOpClass::ColReduce, 15, 19.5, 0);     // TCOLSUM FP32 64x64: 1263
+  set(SfuOpClass::ColMinMax, 17, 17.5, 0);     // TCOLMAX FP32 64x64: 1137
+  set(SfuOpClass::Expand, 13, 14.375, 0);      // TROWEXPAND FP32 64x64: 933
+  set(SfuOpClass::ExpandArith, 6, 2.07, 0);    // vector add: 5.9 + 2.07 r
+  set(SfuOpClass::ExpandDiv, 13, 0, 4);            // div: FP32 13 + 4 r, FP16 13 + 8 r
+  set(SfuOpClass::ExpandExpDif, 18, 2.07, 2);      // sub (add law), then exp (FP32 12 + 2 r, FP16 12 + 4 r)
+  set(SfuOpClass::Generate, 6, 2.07, 0);       // assumption: a copy-class stream
 }
 
 double ParamInfo::get() const {
   switch (kind) {
     case Kind::Integer: return static_cast<double>(*static_cast<std::uint64_t*>(field));
     case Kind::Real: return *static_cast<double*>(field);
-    case Kind::Boolean: return *static_cast<bool*>(field) ? 1 : 0;
   }
   return 0;
 }
 
+std::string ParamInfo::range_text() const { return "[" + format_number(min) + ", " + format_number(max) + "]"; }
+
 std::optional<std::string> ParamInfo::range_problem(double value) const {
   if (std::isfinite(value) && value >= min && value <= max) return std::nullopt;
-  return format_number(value) + " is outside [" + format_number(min) + ", " + format_number(max) + "]";
+  return format_number(value) + " is outside " + range_text();
 }
 
 void ParamInfo::set(double value) const {
   switch (kind) {
     case Kind::Integer: *static_cast<std::uint64_t*>(field) = static_cast<std::uint64_t>(value); return;
     case Kind::Real: *static_cast<double*>(field) = value; return;
-    case Kind::Boolean: *static_cast<bool*>(field) = value != 0; return;
   }
 }
 
@@ -68,9 +68,6 @@ std::vector<ParamInfo> param_table(PlatformParams& p) {
   };
   auto real = [&t](std::string key, const char* unit, const char* doc, double lo, double hi, double* f) {
     t.push_back(ParamInfo{std::move(key), unit, doc, lo, hi, K::Real, f});
-  };
-  auto boolean = [&t](std::string key, const char* doc, bool* f) {
-    t.push_back(ParamInfo{std::move(key), "bool", doc, 0, 1, K::Boolean, f});
   };
   integer("clock.period_ps", "ps", "clock period of every block", 1, 1e6, &p.clock.period_ps);
   integer("dispatch.decode_cycles", "cycles", "decode cost per bundle instruction", 0, 1e6, &p.dispatch.decode_cycles);
@@ -94,10 +91,11 @@ std::vector<ParamInfo> param_table(PlatformParams& p) {
     const std::string base = std::string("sfu.class.") + kClassNames[c] + ".";
     real(base + "startup_cycles", "cycles", "startup paid when the SFU starts this class from idle (may be negative)",
          -1e6, 1e6, &p.sfu.classes[c].startup_cycles);
-    real(base + "cycles_per_repeat", "cycles", "cost of one repeat at 128 bytes/cycle (32-bit lanes if per_lane)", 0,
-         1e6, &p.sfu.classes[c].cycles_per_repeat);
-    boolean(base + "per_lane", "per-repeat cost scales with lanes per repeat (32 / element bits)",
-            &p.sfu.classes[c].per_lane);
+    real(base + "cycles_per_repeat", "cycles", "cost of one repeat at 128 bytes/cycle, any element type", 0, 1e6,
+         &p.sfu.classes[c].cycles_per_repeat);
+    real(base + "lane_cycles_per_repeat", "cycles",
+         "cost of one repeat at 128 bytes/cycle for 32-bit elements, x 32 / element bits for others", 0, 1e6,
+         &p.sfu.classes[c].lane_cycles_per_repeat);
     real(base + "cycles_per_row", "cycles", "cost per row of the work tile", 0, 1e6, &p.sfu.classes[c].cycles_per_row);
     real(base + "cycles_per_log2_row", "cycles", "cost per log2(rows) of the work tile", 0, 1e6,
          &p.sfu.classes[c].cycles_per_log2_row);

@@ -29,8 +29,10 @@ const char* sfu_op_class_name(SfuOpClass c);
 ///           + per_column_block x ceil(cols / 64); docs/timing-model.md section 3.
 struct SfuClassParams {
   double startup_cycles = 0;     ///< paid when a command starts on an idle SFU (not when streaming back to back)
-  double cycles_per_repeat = 0;  ///< per repeat at the reference width (sfu.bytes_per_cycle = 128), 32-bit lanes
-  bool per_lane = false;         ///< cost grows with lanes per repeat (x 32 / element bits): EXP, DIV
+  double cycles_per_repeat = 0;  ///< per repeat at the reference width (sfu.bytes_per_cycle = 128), any type
+  /// Per repeat at the reference width for 32-bit elements, scaled by the lanes of a repeat
+  /// (x 32 / element bits): work done per element, such as DIV and EXP.
+  double lane_cycles_per_repeat = 0;
   double cycles_per_row = 0;          ///< per row of the work tile
   double cycles_per_log2_row = 0;     ///< per log2(rows): tree-shaped reductions
   double cycles_per_column_block = 0; ///< per 64 columns of the work tile
@@ -110,12 +112,14 @@ struct ParamInfo {
   const char* description;
   double min;
   double max;
-  enum class Kind { Integer, Real, Boolean } kind;
-  void* field;  ///< std::uint64_t*, double* or bool* according to kind
+  enum class Kind { Integer, Real } kind;
+  void* field;  ///< std::uint64_t* or double* according to kind
 
   double get() const;
   /// Stores `value`, which must lie in [min, max] (see range_problem).
   void set(double value) const;
+  /// The legal values, "[min, max]".
+  std::string range_text() const;
   /// Why `value` is not a legal setting ("v is outside [min, max]"), or nothing.
   std::optional<std::string> range_problem(double value) const;
 };

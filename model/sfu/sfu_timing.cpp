@@ -47,8 +47,8 @@ std::uint64_t sfu_repeats(const ExecPlan& plan, const SfuParams& p) {
 Cycles sfu_compute_cycles(const ExecPlan& plan, const SfuParams& p, bool from_idle) {
   const SfuClassParams& c = p.of(sfu_op_class(plan.op));
   const TileDescriptor& d = work_tile(plan);
-  double per_repeat = c.cycles_per_repeat * 128.0 / static_cast<double>(p.bytes_per_cycle);
-  if (c.per_lane) per_repeat *= 32.0 / element_bits(plan.dtype);
+  const double per_repeat = (c.cycles_per_repeat + c.lane_cycles_per_repeat * 32.0 / element_bits(plan.dtype)) *
+                            128.0 / static_cast<double>(p.bytes_per_cycle);
   const double rows = d.valid_rows;
   const double cycles = (from_idle ? c.startup_cycles : 0.0) + per_repeat * static_cast<double>(sfu_repeats(plan, p)) +
                         c.cycles_per_row * rows + c.cycles_per_log2_row * (rows > 1 ? std::log2(rows) : 0.0) +

@@ -44,13 +44,6 @@ void apply(const std::string& origin, const std::string& key, const Json& value,
   for (const model::ParamInfo& p : table) {
     if (p.key != key) continue;
     switch (p.kind) {
-      case model::ParamInfo::Kind::Boolean:
-        if (!value.is_boolean()) {
-          errors.push_back(origin + ": " + key + ": expected true or false, got " + value.dump());
-          return;
-        }
-        p.set(value.get<bool>() ? 1 : 0);
-        return;
       case model::ParamInfo::Kind::Integer:
         if (!value.is_number() || (value.is_number_float() && std::floor(value.get<double>()) != value.get<double>()) ||
             value.get<double>() < 0) {
@@ -133,7 +126,6 @@ nlohmann::ordered_json config_to_json(const model::PlatformParams& params) {
       part = next;
     }
     switch (p.kind) {
-      case model::ParamInfo::Kind::Boolean: (*node)[part] = p.get() != 0; break;
       case model::ParamInfo::Kind::Integer: (*node)[part] = static_cast<std::uint64_t>(p.get()); break;
       case model::ParamInfo::Kind::Real: (*node)[part] = p.get(); break;
     }

@@ -15,6 +15,10 @@ int config_command(const Args& args) {
   bool list = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if ((args[i] == "--config" || args[i] == "--set") && i + 1 < args.size()) {
+      if (args[i + 1].empty() || (args[i] == "--config" && !file.empty())) {
+        std::cerr << "ptosim config: " << args[i] << (args[i + 1].empty() ? " needs a value" : " given twice") << "\n";
+        return 2;
+      }
       (args[i] == "--config" ? file : sets.emplace_back()) = args[i + 1];
       ++i;
     } else if (args[i] == "--list") {
@@ -39,7 +43,7 @@ int config_command(const Args& args) {
   }
   for (const model::ParamInfo& p : model::param_table(config.params))
     std::cout << std::left << std::setw(48) << p.key << " " << std::setw(10) << p.get() << " " << std::setw(12) << p.unit
-              << p.description << "\n";
+              << std::setw(16) << p.range_text() << p.description << "\n";
   return 0;
 }
 

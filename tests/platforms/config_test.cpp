@@ -34,12 +34,12 @@ TEST_CASE("The embedded default configuration is valid and round-trips through J
 
 TEST_CASE("Files and --set override parameters in order", "[config]") {
   const auto r = load_config(write(R"({ "sfu": { "bytes_per_cycle": 256, "class": { "row_reduce": { "startup_cycles": 3.5 } } } })"),
-                             {"sfu.bytes_per_cycle=64", "cube.fill_cycles=9", "sfu.class.expand_div.per_lane=false"});
+                             {"sfu.bytes_per_cycle=64", "cube.fill_cycles=9", "sfu.class.expand_div.lane_cycles_per_repeat=6"});
   REQUIRE(r.errors.empty());
   CHECK(r.params.sfu.bytes_per_cycle == 64);
   CHECK(r.params.sfu.of(ptosim::model::SfuOpClass::RowReduce).startup_cycles == 3.5);
   CHECK(r.params.cube.fill_cycles == 9);
-  CHECK_FALSE(r.params.sfu.of(ptosim::model::SfuOpClass::ExpandDiv).per_lane);
+  CHECK(r.params.sfu.of(ptosim::model::SfuOpClass::ExpandDiv).lane_cycles_per_repeat == 6);
 }
 
 TEST_CASE("Unknown keys, wrong types and out-of-range values are errors naming the key", "[config]") {
@@ -56,8 +56,8 @@ TEST_CASE("Unknown keys, wrong types and out-of-range values are errors naming t
   // Checked before storing: 1e20 does not fit the integer field (it would wrap to an in-range 0).
   const auto huge = load_config("", {"dispatch.decode_cycles=1e20"});
   CHECK(has_error(huge.errors, "dispatch.decode_cycles: 1e+20 is outside"));
-  const auto boolean = load_config("", {"sfu.class.generate.per_lane=3"});
-  CHECK(has_error(boolean.errors, "expected true or false"));
+  const auto boolean = load_config("", {"sfu.class.generate.cycles_per_repeat=true"});
+  CHECK(has_error(boolean.errors, "sfu.class.generate.cycles_per_repeat: expected a number (cycles), got true"));
   const auto bad_json = load_config(write("{ \"clock\": "), {});
   CHECK(has_error(bad_json.errors, "invalid JSON"));
   const auto missing = load_config("/nonexistent/config.json", {});
