@@ -45,6 +45,7 @@ TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& para
 
 void TileTop::load_local(unsigned index, const model::TileDescriptor& desc,
                          const std::array<model::FragmentData, model::kPeCount>& data) {
+  require_before_start("load_local");
   model::TileState& s = dispatcher.state();
   s.install_local(index, desc);
   const unsigned slot = s.physical_index(index);
@@ -57,10 +58,16 @@ void TileTop::load_local(unsigned index, const model::TileDescriptor& desc,
 
 void TileTop::load_shared(unsigned index, const model::TileDescriptor& desc, model::PeMask allocation,
                           const model::FragmentData& data) {
+  require_before_start("load_shared");
   model::TileState& s = dispatcher.state();
   s.install_shared(index, desc, allocation, allocation, true);
   m_pending.push_back({am::fragment_address(model::TileRef::Space::Shared, index, 0),
                        pack(desc, data, s.shared(index).defined)});
+}
+
+void TileTop::require_before_start(const char* what) const {
+  if (sc_core::sc_start_of_simulation_invoked())
+    SC_REPORT_ERROR(name(), (std::string(what) + " after the simulation started: inputs are loaded before it").c_str());
 }
 
 void TileTop::start_of_simulation() {

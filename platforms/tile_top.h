@@ -36,6 +36,7 @@ class TileTop : public sc_core::sc_module {
 
   /// Installs an input tile: descriptor into the dispatcher's state now, payload into tile memory
   /// when simulation starts (sockets can carry debug transport only once elaboration is complete).
+  /// Inputs are loaded before the simulation starts; later is an error.
   void load_local(unsigned index, const model::TileDescriptor& desc,
                   const std::array<model::FragmentData, model::kPeCount>& data);
   void load_shared(unsigned index, const model::TileDescriptor& desc, model::PeMask allocation,
@@ -54,6 +55,7 @@ class TileTop : public sc_core::sc_module {
 
  private:
   void start_of_simulation() override;
+  void require_before_start(const char* what) const;
 
   struct PendingPayload {
     std::uint64_t address;

@@ -29,6 +29,7 @@ std::string group_title(const std::string& scope) {
 bool write_translate_filter(const std::string& path, const std::vector<std::pair<unsigned, std::string>>& names) {
   std::ofstream out(path);
   for (const auto& [value, name] : names) out << value << ' ' << name << '\n';
+  out.close();  // flushes: a full disk shows here
   return static_cast<bool>(out);
 }
 
@@ -66,6 +67,7 @@ bool write_gtkw(const std::string& path, const std::string& dump_file, const Vcd
   }
   if (!scope.empty()) out << flags(kGroupEnd) << "\n-" << group_title(scope) << "\n";
   out << "[pattern_trace] 1\n[pattern_trace] 0\n";
+  out.close();  // flushes: a full disk shows here
   return static_cast<bool>(out);
 }
 

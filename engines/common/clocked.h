@@ -13,8 +13,15 @@ namespace ptosim::engines {
 
 class Clocked {
  public:
+  /// The simulation's time resolution must be 1 ps or finer (traces and periods are in whole
+  /// picoseconds): a platform that set a coarser one gets an error, not a silently rounded clock.
   explicit Clocked(const model::ClockParams& clock)
-      : m_period(static_cast<double>(clock.period_ps), sc_core::SC_PS), m_period_ps(clock.period_ps) {}
+      : m_period(static_cast<double>(clock.period_ps), sc_core::SC_PS), m_period_ps(clock.period_ps) {
+    if (sc_core::sc_time(1, sc_core::SC_PS).value() == 0)
+      SC_REPORT_ERROR("/ptosim/clock", ("the SystemC time resolution is " + sc_core::sc_get_time_resolution().to_string() +
+                                        "; ptosim needs 1 ps or finer (sc_set_time_resolution(1, SC_PS) before elaboration)")
+                                           .c_str());
+  }
 
   // Integer arithmetic on the time value: constructing sc_time from a double costs a rounding.
   sc_core::sc_time to_time(model::Cycles c) const { return sc_core::sc_time::from_value(c.count * m_period.value()); }

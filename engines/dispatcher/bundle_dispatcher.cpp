@@ -167,6 +167,12 @@ void BundleDispatcher::record_immediate(std::shared_ptr<InFlight> f) {
   retire(now_cycles());
 }
 
+void BundleDispatcher::set_program(model::ProgramFrontEnd* program) {
+  if (sc_core::sc_start_of_simulation_invoked())
+    SC_REPORT_ERROR(name(), "set_program after the simulation started: the dispatcher runs the one program set before it");
+  m_program = program;
+}
+
 void BundleDispatcher::dispatch_thread() {
   set_state(State::Idle);
   while (m_program) {

@@ -66,7 +66,11 @@ std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t le
 bool TileMemory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
   // The request's data length says how much of the slot the initiator needs (at least a byte).
   const auto s = slot_of(gp.get_address(), std::max<std::uint64_t>(1, gp.get_data_length()));
-  if (!s) return false;
+  if (!s) {  // refused for this address only: the slot serves shorter requests
+    dmi.set_start_address(gp.get_address());
+    dmi.set_end_address(gp.get_address());
+    return false;
+  }
   const std::uint64_t base = std::uint64_t{*s} * m_slot_stride.divisor();
   const sc_core::sc_time latency = m_clock.to_time(model::Cycles(m_instances.front().ports.occupancy(1)));
   dmi.set_dmi_ptr(m_storage.data(*s));

@@ -59,14 +59,19 @@ namespace ptosim::interconnect {
 bool Router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
   const std::uint64_t addr = gp.get_address();
   const Route* route = decode(addr, 1);
-  if (!route) return false;
+  if (!route) {  // no DMI at an unmapped address (and nothing said of the rest)
+    dmi.set_start_address(addr);
+    dmi.set_end_address(addr);
+    return false;
+  }
   gp.set_address(addr - route->range.base);
   const bool granted = initiator_socket[route->index]->get_direct_mem_ptr(gp, dmi);
   gp.set_address(addr);
-  // Target-relative range back to the initiator's addresses, clipped to the route.
-  const std::uint64_t last = route->range.base + route->range.size - 1;
-  dmi.set_start_address(route->range.base + dmi.get_start_address());
-  dmi.set_end_address(std::min<std::uint64_t>(last, route->range.base + dmi.get_end_address()));
+  // Target-relative range back to the initiator's addresses, clipped to the route (a target may
+  // answer "everything", up to ~0, which must not wrap).
+  const std::uint64_t last_offset = route->range.size - 1;
+  dmi.set_start_address(route->range.base + std::min<std::uint64_t>(dmi.get_start_address(), last_offset));
+  dmi.set_end_address(route->range.base + std::min<std::uint64_t>(dmi.get_end_address(), last_offset));
   return granted;
 }
 

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ptosim asm / ptosim disasm: bundle assembly text <-> binary, with canonical disassembly.
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -13,6 +9,7 @@
 #include "model/bundle/assembler.h"
 #include "model/bundle/disassembler.h"
 #include "model/bundle/encoding.h"
+#include "platforms/files.h"
 #include "platforms/ptosim/commands.h"
 
 namespace ptosim::platforms {
@@ -39,13 +36,11 @@ void disasm_usage(std::ostream& os) {
         "  '.word 0x...  ; <reason>', which assembles back to the same bits.\n";
 }
 
-std::optional<std::string> read_file(const std::string& path, const char* command) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "ptosim " << command << ": cannot read '" << path << "': " << std::strerror(errno) << "\n";
-    return std::nullopt;
-  }
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+std::optional<std::string> read_input(const std::string& path, const char* command) {
+  std::string error;
+  auto contents = read_file(path, error);
+  if (!contents) std::cerr << "ptosim " << command << ": " << error << "\n";
+  return contents;
 }
 
 /// Command-line options of asm and disasm.
@@ -69,6 +64,10 @@ std::optional<Options> parse_options(const Args& args, bool allow_output, const 
     } else if (allow_output && a == "-o") {
       if (i + 1 == args.size()) {
         std::cerr << "ptosim " << command << ": -o needs a file name\n";
+        return std::nullopt;
+      }
+      if (!o.output.empty()) {
+        std::cerr << "ptosim " << command << ": -o given twice\n";
         return std::nullopt;
       }
       o.output = args[++i];
@@ -104,7 +103,7 @@ int asm_command(const Args& args) {
     std::cerr << "ptosim asm: nothing to do: give -o FILE.bin and/or --hex\n";
     return 2;
   }
-  const auto text = read_file(options->input, "asm");
+  const auto text = read_input(options->input, "asm");
   if (!text) return 1;
   const Assembly program = assemble(*text, options->input);
   for (const AsmError& e : program.errors) std::cerr << format_error(e) << "\n";
@@ -125,10 +124,9 @@ int asm_command(const Args& args) {
     hex << hex_digits(*encoding) << "  " << disassemble(inst.body) << "\n";
   }
   if (!options->output.empty()) {
-    std::ofstream out(options->output, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(binary.data()), static_cast<std::streamsize>(binary.size()));
-    if (!out) {
-      std::cerr << "ptosim asm: cannot write '" << options->output << "': " << std::strerror(errno) << "\n";
+    std::string error;
+    if (!write_file(options->output, std::string(binary.begin(), binary.end()), error)) {
+      std::cerr << "ptosim asm: " << error << "\n";
       return 1;
     }
   }
@@ -143,7 +141,7 @@ int disasm_command(const Args& args) {
     disasm_usage(std::cout);
     return 0;
   }
-  const auto bytes = read_file(options->input, "disasm");
+  const auto bytes = read_input(options->input, "disasm");
   if (!bytes) return 1;
   const DecodedProgram program = decode_program(std::vector<std::uint8_t>(bytes->begin(), bytes->end()), options->input);
   for (const Instruction& inst : program.instructions) {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ptosim exec SCENARIO.json: runs a scenario on the functional model and prints the result JSON
 // (shared/scenario-format.md). Exit 0 whenever the scenario ran, faults included.
-#include <fstream>
 #include <iostream>
 
 #include "model/bundle/assembler.h"
 #include "model/exec/program_front_end.h"
+#include "platforms/files.h"
 #include "platforms/ptosim/commands.h"
 #include "platforms/ptosim/scenario.h"
 
@@ -22,15 +22,16 @@ int exec_command(const Args& args) {
     return 2;
   }
   const std::string& path = args[0];
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "ptosim exec: " << path << ": cannot open scenario file\n";
+  std::string error;
+  const auto text = read_file(path, error);
+  if (!text) {
+    std::cerr << "ptosim exec: " << error << "\n";
     return 2;
   }
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+    doc = nlohmann::json::parse(*text);
+  } catch (const nlohmann::json::exception& e) {  // syntax, or a number beyond a double
     std::cerr << "ptosim exec: " << path << ": invalid JSON: " << e.what() << "\n";
     return 2;
   }

@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ptosim run PROGRAM: builds the default platform, loads the program's inputs, simulates, and
 // reports (summary, dumps, --stats JSON, --vcd/--fst traces with a .gtkw layout).
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include <systemc>
@@ -70,12 +80,53 @@ bool parse_cycles(const std::string& s, std::uint64_t& v) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
+/// The trace a run shows the user (its .gtkw and filters are named after it).
+const std::string& shown_trace(const RunOptions& o) { return o.fst.empty() ? o.vcd : o.fst; }
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;  // both exist (links and all)
+  const auto canonical_a = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return a == b;
+  const auto canonical_b = std::filesystem::weakly_canonical(b, ec);
+  return ec ? a == b : canonical_a == canonical_b;
+}
+
+/// Every file a run writes is a different file, and none is one it reads; vcd2fst replaces its
+/// output, so an FST target must be a regular file if it exists.
+bool distinct_files(const RunOptions& o, std::string& error) {
+  std::vector<std::pair<std::string, std::string>> files{{"the program", o.program}};
+  if (!o.config.empty()) files.emplace_back("--config", o.config);
+  if (!o.stats.empty()) files.emplace_back("--stats", o.stats);
+  if (const std::string& t = shown_trace(o); !t.empty()) {
+    const std::string option = o.fst.empty() ? "--vcd" : "--fst";
+    for (const char* suffix : {"", ".gtkw", ".opcodes.txt", ".states.txt"}) files.emplace_back(option, t + suffix);
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = i + 1; j < files.size(); ++j)
+      if (same_file(files[i].second, files[j].second)) {
+        error = files[i].first + " and " + files[j].first + " name the same file '" + files[j].second + "'";
+        return false;
+      }
+  std::error_code ec;
+  if (!o.fst.empty() && std::filesystem::exists(o.fst, ec) && !std::filesystem::is_regular_file(o.fst, ec)) {
+    error = "--fst: '" + o.fst + "' exists and is not a regular file";
+    return false;
+  }
+  return true;
+}
+
 bool parse_options(const Args& args, RunOptions& o, std::string& error) {
+  std::set<std::string> given;  // options that take one value; each may appear once (--set repeats)
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& out) {
-      if (i + 1 >= args.size()) {
+      if (i + 1 >= args.size() || args[i + 1].empty()) {
         error = a + " needs a value";
+        return false;
+      }
+      if (a != "--set" && !given.insert(a).second) {
+        error = a + " given twice";
         return false;
       }
       out = args[++i];
@@ -107,8 +158,13 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
       if (!value(s)) return false;
       const auto colon = s.find(':');
       if (colon == std::string::npos || !parse_cycles(s.substr(0, colon), o.window_begin) ||
-          !parse_cycles(s.substr(colon + 1), o.window_end) || o.window_end < o.window_begin) {
+          !parse_cycles(s.substr(colon + 1), o.window_end)) {
         error = "--trace-window: expected BEGIN:END in cycles, got '" + s + "'";
+        return false;
+      }
+      if (o.window_end < o.window_begin) {
+        error = "--trace-window: the end (" + std::to_string(o.window_end) + ") is before the beginning (" +
+                std::to_string(o.window_begin) + ")";
         return false;
       }
     } else if (a == "--trace-modules") {
@@ -151,7 +207,7 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
     error = "--trace-modules needs --vcd or --fst";
     return false;
   }
-  return true;
+  return distinct_files(o, error);
 }
 
 std::string cell_text(model::DataType t, const std::optional<std::uint64_t>& v, bool hex) {
@@ -200,6 +256,54 @@ void print_dump(std::ostream& os, TileTop& top, const model::TileRef& ref, bool 
   }
 }
 
+/// A new empty file "FST.XXXXXX.vcd" beside an FST target (nothing of the user's is overwritten),
+/// removed when it goes out of scope unless kept.
+class TemporaryVcd {
+ public:
+  explicit TemporaryVcd(const std::string& fst) : m_path(fst + ".XXXXXX.vcd") {
+    const int fd = mkstemps(m_path.data(), 4);
+    if (fd < 0)
+      m_path.clear();
+    else
+      close(fd);
+  }
+  ~TemporaryVcd() {
+    if (!m_path.empty() && !m_kept) std::remove(m_path.c_str());
+  }
+  TemporaryVcd(const TemporaryVcd&) = delete;
+  TemporaryVcd& operator=(const TemporaryVcd&) = delete;
+  /// Empty when the file could not be created (errno says why).
+  const std::string& path() const { return m_path; }
+  void keep() { m_kept = true; }
+
+ private:
+  std::string m_path;
+  bool m_kept = false;
+};
+
+/// Runs GTKWave's vcd2fst on `vcd`, without a shell (paths are not interpreted); what went wrong,
+/// or nothing.
+std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
+  posix_spawn_file_actions_t quiet;
+  posix_spawn_file_actions_init(&quiet);
+  posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
+  std::string program = "vcd2fst";
+  std::vector<char*> argv{program.data(), const_cast<char*>(vcd.c_str()), const_cast<char*>(fst.c_str()), nullptr};
+  pid_t pid = 0;
+  const int spawn_error = posix_spawnp(&pid, "vcd2fst", &quiet, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&quiet);
+  if (spawn_error != 0) return "cannot run vcd2fst (is GTKWave installed?): " + std::string(std::strerror(spawn_error));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return "waiting for vcd2fst failed";
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "vcd2fst failed";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(fst, ec) || std::filesystem::file_size(fst, ec) == 0)
+    return "vcd2fst wrote no '" + fst + "'";
+  return {};
+}
+
 int simulate(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   ProgramFile program;
@@ -241,7 +345,14 @@ int simulate(const RunOptions& o) {
   model::ProgramFrontEnd front_end(assembly.instructions);
   top.dispatcher.set_program(&front_end);
 
-  const std::string trace_path = !o.fst.empty() ? o.fst + ".vcd" : o.vcd;
+  // An FST is converted from a VCD written first to a fresh file beside it.
+  std::optional<TemporaryVcd> fst_source;
+  if (!o.fst.empty()) fst_source.emplace(o.fst);
+  const std::string trace_path = fst_source ? fst_source->path() : o.vcd;
+  if (fst_source && trace_path.empty()) {
+    std::cerr << "ptosim run: --fst: cannot create a temporary VCD beside '" << o.fst << "': " << std::strerror(errno) << "\n";
+    return 2;
+  }
   traces::VcdRecorder recorder;
   const engines::Clocked clock(config.params.clock);
   if (!trace_path.empty()) {
@@ -285,27 +396,33 @@ int simulate(const RunOptions& o) {
   if (!trace_path.empty()) {
     if (!recorder.close(total_cycles * config.params.clock.period_ps)) {
       std::cerr << "ptosim run: writing trace '" << trace_path << "' failed (disk full?)\n";
-      if (!o.fst.empty()) std::remove(trace_path.c_str());  // a cut VCD for an FST no one asked to keep
       return 3;
     }
-    const std::string shown = !o.fst.empty() ? o.fst : o.vcd;
+    const std::string& shown = shown_trace(o);
     if (!o.fst.empty()) {
-      const std::string cmd = "vcd2fst '" + trace_path + "' '" + o.fst + "' >/dev/null 2>&1";
-      if (std::system(cmd.c_str()) != 0) {
-        std::cerr << "ptosim run: vcd2fst failed (is GTKWave installed?); the VCD is at " << trace_path << "\n";
+      const std::string problem = convert_to_fst(trace_path, o.fst);
+      if (!problem.empty()) {
+        std::cerr << "ptosim run: " << problem << "; the VCD is at " << trace_path << "\n";
+        fst_source->keep();
         return 3;
       }
-      std::remove(trace_path.c_str());
     }
     std::vector<std::pair<unsigned, std::string>> ops;
     for (int i = 0; i < model::kOperationCount; ++i)
       ops.emplace_back(i, model::operation_mnemonic(static_cast<model::Operation>(i)));
     const std::string filter = shown + ".opcodes.txt";
-    traces::write_translate_filter(filter, ops);
     const std::string states = shown + ".states.txt";
-    traces::write_translate_filter(states, {{0, "Idle"}, {1, "Decode"}, {2, "WaitDependency"}, {3, "Preflight"},
-                                            {4, "WaitQueue"}, {5, "WaitReorder"}, {6, "Drain"}, {7, "Done"}});
-    traces::write_gtkw(shown + ".gtkw", shown, recorder, {{"opcode", filter}, {"state", states}});
+    const std::string layout = shown + ".gtkw";
+    for (const auto& [path, written] :
+         {std::pair{filter, traces::write_translate_filter(filter, ops)},
+          std::pair{states, traces::write_translate_filter(
+                                states, {{0, "Idle"}, {1, "Decode"}, {2, "WaitDependency"}, {3, "Preflight"},
+                                         {4, "WaitQueue"}, {5, "WaitReorder"}, {6, "Drain"}, {7, "Done"}})},
+          std::pair{layout, traces::write_gtkw(layout, shown, recorder, {{"opcode", filter}, {"state", states}})}})
+      if (!written) {
+        std::cerr << "ptosim run: writing '" << path << "' failed\n";
+        return 3;
+      }
   }
 
   std::uint64_t committed = 0, noop = 0;
@@ -340,7 +457,14 @@ int simulate(const RunOptions& o) {
   }
   if (!o.quiet && !o.timing_only)
     for (const model::TileRef& ref : program.dumps) print_dump(std::cout, top, ref, o.hex);
-  if (stats_out.is_open()) stats_out << run_report(top, config.params, total_cycles).dump(2) << "\n";
+  if (stats_out.is_open()) {
+    stats_out << run_report(top, config.params, total_cycles).dump(2) << "\n";
+    stats_out.close();
+    if (!stats_out) {
+      std::cerr << "ptosim run: writing statistics '" << o.stats << "' failed (disk full?)\n";
+      return 3;
+    }
+  }
   return faulted ? 1 : 0;
 }
 
@@ -372,6 +496,9 @@ int sc_main(int, char*[]) {
     return ptosim::platforms::simulate(ptosim::platforms::g_options);
   } catch (const sc_core::sc_report& r) {  // already logged by SystemC; a model defect, not bad input
     std::cerr << "ptosim run: internal error (SystemC report above)\n";
+    return 3;
+  } catch (const std::exception& e) {  // bad input is reported before; this is a model defect
+    std::cerr << "ptosim run: internal error: " << e.what() << "\n";
     return 3;
   }
 }

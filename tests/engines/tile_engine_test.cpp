@@ -133,3 +133,9 @@ TEST_CASE("TileEngine: a memory that ignores burst trains stops the run with an 
   sc_core::sc_start();
   CHECK(commander.error.find("BurstTrain unsupported") != std::string::npos);
 }
+
+TEST_CASE("Clocked: a time resolution coarser than 1 ps is an error, not a silently rounded clock", "[engines]") {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_NS);
+  REQUIRE_THROWS_WITH(engines::Clocked(model::ClockParams{}),
+                      Catch::Contains("the SystemC time resolution is 1 ns; ptosim needs 1 ps or finer"));
+}

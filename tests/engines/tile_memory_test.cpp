@@ -350,8 +350,20 @@ TEST_CASE("Router: forwards DMI requests and translates the granted range", "[en
   gp.set_streaming_width(1);
   CHECK(probe.socket->transport_dbg(gp) == 1);
   CHECK(v == 42);
+  // Refusals say "not here" for the address asked about, nothing more (a fresh tlm_dmi says
+  // "everything": it must not reach the initiator).
+  tlm::tlm_dmi across;
+  gp.set_address(0x2000 + 200);
+  gp.set_data_length(100);  // crosses from slot 0 into slot 1
+  CHECK_FALSE(probe.socket->get_direct_mem_ptr(gp, across));
+  CHECK(across.get_start_address() == 0x2000 + 200);
+  CHECK(across.get_end_address() == 0x2000 + 200);
+  tlm::tlm_dmi hole;
   gp.set_address(0x3000);
-  CHECK_FALSE(probe.socket->get_direct_mem_ptr(gp, dmi));
+  gp.set_data_length(1);
+  CHECK_FALSE(probe.socket->get_direct_mem_ptr(gp, hole));
+  CHECK(hole.get_start_address() == 0x3000);
+  CHECK(hole.get_end_address() == 0x3000);
 }
 
 TEST_CASE("Router: a target's DMI invalidation reaches initiators in their addresses, clipped to its range",

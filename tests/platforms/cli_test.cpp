@@ -211,10 +211,19 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     CHECK(r.status == 2);
     CHECK(r.err.find("/nonexistent/prog.pto: cannot open") != std::string::npos);
   }
-  SECTION("missing scenario file") {
+  SECTION("missing scenario file, or a directory") {
     const Outcome r = run("exec /nonexistent/s.json");
     CHECK(r.status == 2);
-    CHECK(r.err.find("cannot open") != std::string::npos);
+    CHECK(r.err.find("cannot read '/nonexistent/s.json': No such file or directory") != std::string::npos);
+    const Outcome dir = run("exec /tmp");
+    CHECK(dir.status == 2);
+    CHECK(dir.err.find("cannot read '/tmp': is a directory") != std::string::npos);
+  }
+  SECTION("a number beyond a double in a scenario") {
+    const Outcome r = run("exec " + write_file("huge.json", R"({ "program": "", "status": 1e400 })"));
+    CHECK(r.status == 2);
+    CHECK(r.err.find("invalid JSON") != std::string::npos);
+    CHECK(r.err.find("number overflow") != std::string::npos);
   }
   SECTION("invalid JSON") {
     const Outcome r = run("exec " + write_file("bad.json", "{ \"program\": "));
@@ -242,7 +251,9 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
     const std::string vcd = scratch("window.vcd");
     CHECK(run("run " + prog + " --vcd " + vcd + " --trace-window -1:").err.find("expected BEGIN:END") != std::string::npos);
-    CHECK(run("run " + prog + " --vcd " + vcd + " --trace-window 9:3").status == 2);
+    const Outcome backwards = run("run " + prog + " --vcd " + vcd + " --trace-window 9:3");
+    CHECK(backwards.status == 2);
+    CHECK(backwards.err.find("--trace-window: the end (3) is before the beginning (9)") != std::string::npos);
     CHECK(run("run " + prog + " --trace-window 1:5").err.find("needs --vcd or --fst") != std::string::npos);
     const Outcome r = run("run " + prog + " --stats /nonexistent/dir/s.json");
     CHECK(r.status == 2);
@@ -265,6 +276,53 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
   SECTION("unknown command") {
     CHECK(run("frobnicate").status == 2);
   }
+}
+
+TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each other, written in full", "[cli]") {
+  const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+  const std::string stats = scratch("once.json"), vcd = scratch("once.vcd");
+  const Outcome twice = run("run " + prog + " --vcd " + vcd + " --vcd " + scratch("other.vcd"));
+  CHECK(twice.status == 2);
+  CHECK(twice.err.find("--vcd given twice") != std::string::npos);
+  const Outcome empty = run("run " + prog + " --stats ''");
+  CHECK(empty.status == 2);
+  CHECK(empty.err.find("--stats needs a value") != std::string::npos);
+  const Outcome clash = run("run " + prog + " --stats " + stats + " --vcd " + stats);
+  CHECK(clash.status == 2);
+  CHECK(clash.err.find("--stats and --vcd name the same file") != std::string::npos);
+  const Outcome layout = run("run " + prog + " --stats " + vcd + ".gtkw --vcd " + vcd);
+  CHECK(layout.status == 2);
+  CHECK(layout.err.find("--stats and --vcd name the same file '" + vcd + ".gtkw'") != std::string::npos);
+  const Outcome input = run("run " + prog + " --stats " + prog);
+  CHECK(input.status == 2);
+  CHECK(input.err.find("the program and --stats name the same file") != std::string::npos);
+  const Outcome full = run("run " + prog + " --quiet --stats /dev/full");
+  CHECK(full.status == 3);
+  CHECK(full.err.find("writing statistics '/dev/full' failed") != std::string::npos);
+  const Outcome config_twice = run("config --config a.json --config b.json");
+  CHECK(config_twice.status == 2);
+  CHECK(config_twice.err.find("--config given twice") != std::string::npos);
+}
+
+TEST_CASE("ptosim run --fst: any path is a file name (never shell text) and nothing of the user's is overwritten", "[cli]") {
+  const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+  const std::string marker = scratch("injected");
+  const std::string fst = scratch("it's $(touch " + marker + ").fst");
+  std::remove(marker.c_str());
+  std::ofstream(fst + ".vcd") << "mine\n";  // where an earlier version put its temporary VCD
+  // The path goes through the test's /bin/sh once, quoted for it: ptosim must see it verbatim.
+  std::string quoted = "'";
+  for (char c : fst) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  const Outcome r = run("run " + prog + " --quiet --fst " + quoted + "'");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(!slurp(fst).empty());
+  CHECK(slurp(fst + ".gtkw").find("[dumpfile] \"" + fst + "\"") != std::string::npos);
+  CHECK(slurp(fst + ".vcd") == "mine\n");
+  CHECK(!std::ifstream(marker).good());
+  const Outcome device = run("run " + prog + " --quiet --fst /tmp");
+  CHECK(device.status == 2);
+  CHECK(device.err.find("--fst: '/tmp' exists and is not a regular file") != std::string::npos);
 }
 
 TEST_CASE("ptosim run: a Local input tile larger than any B.IOT destination (128 KiB) simulates", "[cli]") {
@@ -297,6 +355,10 @@ TEST_CASE("ptosim config prints the effective configuration and rejects bad keys
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["sfu"]["bytes_per_cycle"] == 64);
   CHECK(j["clock"]["period_ps"] == 541);
+  const Outcome list = run("config --list");
+  REQUIRE(list.status == 0);
+  CHECK(list.out.find("local_memory.ports") != std::string::npos);
+  CHECK(list.out.find("[1, 64]") != std::string::npos);  // each key's range
   const Outcome bad = run("config --set sfu.nope=1");
   CHECK(bad.status == 2);
   CHECK(bad.err.find("unknown key 'sfu.nope'") != std::string::npos);
@@ -339,5 +401,14 @@ TEST_CASE("ptosim asm and disasm report bad input precisely", "[cli]") {
   CHECK(bad.status != 0);
   CHECK(bad.err.find("bad.s:2:") != std::string::npos);
   CHECK(run("asm /nonexistent.s --hex").status != 0);
+  const Outcome dir = run("asm /tmp --hex");
+  CHECK(dir.status == 1);
+  CHECK(dir.err.find("cannot read '/tmp': is a directory") != std::string::npos);
+  CHECK(run("disasm /tmp").err.find("cannot read '/tmp': is a directory") != std::string::npos);
+  const std::string src = write_file("full.s", "BSTART.SFU TROWSUM, FP32\nBSTOP\n");
+  const Outcome full = run("asm " + src + " -o /dev/full");
+  CHECK(full.status == 1);
+  CHECK(full.err.find("cannot write '/dev/full': No space left on device") != std::string::npos);
+  CHECK(run("asm " + src + " -o a.bin -o b.bin").err.find("-o given twice") != std::string::npos);
   CHECK(run("disasm " + write_file("odd.bin", "\x81\x91\x01")).status != 0);  // a truncated word
 }

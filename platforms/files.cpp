@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "platforms/files.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+namespace ptosim::platforms {
+
+namespace {
+
+std::string reason() { return errno != 0 ? std::strerror(errno) : "input/output error"; }
+
+}  // namespace
+
+std::optional<std::string> read_file(const std::string& path, std::string& error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = "cannot read '" + path + "': is a directory";
+    return std::nullopt;
+  }
+  errno = 0;
+  // stdio, not a stream: a stream buffer reports a failed read as the end of the file.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  std::string contents;
+  if (file) {
+    char block[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(block, 1, sizeof block, file.get())) > 0) contents.append(block, n);
+  }
+  if (!file || std::ferror(file.get())) {
+    error = "cannot read '" + path + "': " + reason();
+    return std::nullopt;
+  }
+  return contents;
+}
+
+bool write_file(const std::string& path, const std::string& contents, std::string& error) {
+  errno = 0;
+  std::ofstream out(path, std::ios::binary);
+  if (out) out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+  if (out) out.close();  // flushes: a full disk shows here
+  if (!out) {
+    error = "cannot write '" + path + "': " + reason();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ptosim::platforms

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// ptosim inside someone else's SystemC platform: a user's sc_main builds TileTop, loads inputs and
+// a program through its C++ interface, and a host model of theirs reads the results over TLM-2.0
+// through the router's target socket (docs/user-guide.md, "Embedding ptosim"). Each test case
+// elaborates its own design (one per process).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "engines/common/address_map.h"
+#include "model/bundle/assembler.h"
+#include "model/exec/program_front_end.h"
+#include "platforms/config/config_loader.h"
+#include "platforms/ptosim/program_file.h"
+#include "platforms/tile_top.h"
+
+using namespace ptosim;
+
+namespace {
+
+// A host of the user's platform: once the accelerator is done, it reads a word of each row of a
+// result tile with blocking transport, and the same bytes through a direct memory pointer.
+struct Host : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Host> socket;
+  const sc_core::sc_event* done = nullptr;
+  const model::TileState* state = nullptr;  ///< where the result tile's register lives (known once written)
+  model::TileRef tile;
+  int pe = 0;
+  unsigned rows = 0;
+  std::vector<std::uint32_t> words;      // read by b_transport
+  std::vector<std::uint32_t> dmi_words;  // read through DMI
+  sc_core::sc_time read_at;
+
+  SC_HAS_PROCESS(Host);
+  explicit Host(sc_core::sc_module_name n) : sc_core::sc_module(n), socket("socket") { SC_THREAD(run); }
+
+  void run() {
+    sc_core::wait(*done);
+    // The register's physical slot is picked when the result is allocated, so it is looked up now.
+    const std::uint64_t base = engines::address_map::fragment_address(tile.space, state->physical_index(tile.index), pe);
+    tlm::tlm_generic_payload gp;
+    for (unsigned r = 0; r < rows; ++r) {
+      std::uint32_t word = 0;
+      gp.set_command(tlm::TLM_READ_COMMAND);
+      gp.set_address(base + 4 * r);
+      gp.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
+      gp.set_data_length(4);
+      gp.set_streaming_width(4);
+      gp.set_byte_enable_ptr(nullptr);
+      gp.set_dmi_allowed(false);
+      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      socket->b_transport(gp, delay);
+      REQUIRE(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
+      CHECK(delay > sc_core::SC_ZERO_TIME);  // the router's hop and the memory's access are timed
+      sc_core::wait(delay);
+      words.push_back(word);
+    }
+    tlm::tlm_dmi dmi;
+    gp.set_address(base);
+    gp.set_data_length(4 * rows);
+    REQUIRE(socket->get_direct_mem_ptr(gp, dmi));
+    REQUIRE(dmi.get_start_address() <= base);
+    REQUIRE(dmi.get_end_address() >= base + 4 * rows - 1);
+    for (unsigned r = 0; r < rows; ++r) {
+      std::uint32_t word = 0;
+      std::memcpy(&word, dmi.get_dmi_ptr() + (base - dmi.get_start_address()) + 4 * r, 4);
+      dmi_words.push_back(word);
+    }
+    read_at = sc_core::sc_time_stamp();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Embedding: a user's sc_main runs a program on TileTop and its host reads the results over TLM",
+          "[embedding]") {
+  const std::string path = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+  platforms::ProgramFile program;
+  std::string error;
+  REQUIRE(platforms::parse_program_file(path, program, error));
+  const model::Assembly assembly = model::assemble(program.assembly, path);
+  REQUIRE(assembly.ok());
+  const platforms::ConfigResult config = platforms::load_config("", {});  // the embedded default
+  REQUIRE(config.errors.empty());
+
+  platforms::TileTop top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16},
+                         false);
+  Host host("host");
+  host.socket.bind(top.router.target_socket);  // beside the engines: the router takes any number
+  for (const platforms::ProgramTile& t : program.tiles) top.load_local(t.ref.index, t.desc, t.data);
+  model::ProgramFrontEnd front_end(assembly.instructions);
+  top.dispatcher.set_program(&front_end);
+  const model::TileRef result = program.dumps.at(1);  // U#1: the row sums, FP32 4x1 on each PE
+  host.done = &top.dispatcher.finished_event();
+  host.state = &top.dispatcher.state();
+  host.tile = result;
+  host.pe = 2;
+  host.rows = 4;
+
+  sc_core::sc_start();
+
+  REQUIRE(top.dispatcher.finished());
+  const std::vector<std::uint32_t> sums{0x42100000, 0x3f7f0000, 0x3f800000, 0x40400000};  // 36, 0.99609375, 1, 3
+  CHECK(host.words == sums);
+  CHECK(host.dmi_words == sums);
+  CHECK(host.read_at > top.dispatcher.finish_cycle() * engines::Clocked(config.params.clock).period());
+  const model::FragmentData fragment = top.read_local(result.index, 2);
+  for (unsigned r = 0; r < 4; ++r) CHECK(fragment[r] == sums[r]);
+}
+
+TEST_CASE("Embedding: a program or an input given after the simulation started is an error, not ignored",
+          "[embedding]") {
+  const platforms::ConfigResult config = platforms::load_config("", {});
+  platforms::TileTop top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16},
+                         false);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  model::ProgramFrontEnd front_end({});
+  REQUIRE_THROWS_WITH(top.dispatcher.set_program(&front_end), Catch::Contains("set_program after the simulation started"));
+  model::TileDescriptor desc;
+  std::array<model::FragmentData, model::kPeCount> data;
+  REQUIRE_THROWS_WITH(top.load_local(0, desc, data), Catch::Contains("load_local after the simulation started"));
+  REQUIRE_THROWS_WITH(top.load_shared(0, desc, desc.pe_mask, data[0]),
+                      Catch::Contains("load_shared after the simulation started"));
+}
