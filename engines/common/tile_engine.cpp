@@ -50,8 +50,8 @@ void TileEngine::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
 
 void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   auto* cmd = gp.get_extension<EngineCommand>();
-  if (!cmd || !cmd->plan) {
-    gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+  if (!cmd || !cmd->plan) {  // the engine takes commands only, not reads or writes
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
   if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);  // a zero wait would only cost a context switch

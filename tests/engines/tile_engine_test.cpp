@@ -134,6 +134,27 @@ TEST_CASE("TileEngine: a memory that ignores burst trains stops the run with an 
   CHECK(commander.error.find("BurstTrain unsupported") != std::string::npos);
 }
 
+TEST_CASE("TileEngine: a read or write instead of a command is a command error", "[engines]") {
+  IdleEngine engine("engine", model::ClockParams{1000}, kStream);
+  test::PlainTarget memory("memory");
+  engine.mem_initiator_socket.bind(memory.socket);
+  struct Host : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<Host> socket{"socket"};
+    explicit Host(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
+  } host("host");
+  host.socket.bind(engine.cmd_target_socket);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  std::uint8_t byte = 0;
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_data_ptr(&byte);
+  gp.set_data_length(1);
+  gp.set_streaming_width(1);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  host.socket->b_transport(gp, delay);  // refused at once: no process needed
+  CHECK(gp.get_response_status() == tlm::TLM_COMMAND_ERROR_RESPONSE);
+}
+
 TEST_CASE("Clocked: a time resolution coarser than 1 ps is an error, not a silently rounded clock", "[engines]") {
   sc_core::sc_set_time_resolution(1, sc_core::SC_NS);
   REQUIRE_THROWS_WITH(engines::Clocked(model::ClockParams{}),
