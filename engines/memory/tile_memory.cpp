@@ -255,7 +255,18 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
 }
 
 unsigned int TileMemory::transport_dbg(tlm::tlm_generic_payload& gp) {
-  return move_data(gp) ? static_cast<unsigned int>(gp.get_data_length()) : 0;
+  const std::uint64_t addr = gp.get_address(), len = gp.get_data_length();
+  if (gp.is_read() && !gp.get_byte_enable_ptr() && in_slot(addr, len)) {
+    // A debug read changes nothing: bytes a slot has not grown to yet read as zero (slot_of would
+    // grow it, and revoke direct pointers to it).
+    const auto slot = static_cast<unsigned>(m_slot_stride.quotient(addr));
+    const std::uint64_t offset = m_slot_stride.remainder(addr), size = m_storage.size(slot);
+    const std::uint64_t held = offset < size ? std::min(len, size - offset) : 0;
+    if (held != 0) std::memcpy(gp.get_data_ptr(), m_storage.data(slot) + offset, held);
+    std::memset(gp.get_data_ptr() + held, 0, len - held);
+    return static_cast<unsigned int>(len);
+  }
+  return move_data(gp) ? static_cast<unsigned int>(len) : 0;
 }
 
 }  // namespace ptosim::engines

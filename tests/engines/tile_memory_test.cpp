@@ -401,6 +401,20 @@ TEST_CASE("TileMemory: a slot's storage grows on demand, keeps its bytes and rev
   small.get_dmi_ptr()[99] = 7;
   CHECK(probe.invalidated.empty());
 
+  // A debug read past what the slot holds sees zeros there and changes nothing (no growth, no
+  // revoked pointer).
+  std::vector<std::uint8_t> seen(3000, 0xff);
+  tlm::tlm_generic_payload dbg;
+  dbg.set_command(tlm::TLM_READ_COMMAND);
+  dbg.set_address(4096);
+  dbg.set_data_ptr(seen.data());
+  dbg.set_data_length(3000);
+  dbg.set_streaming_width(3000);
+  CHECK(probe.socket->transport_dbg(dbg) == 3000);
+  CHECK(seen[99] == 7);
+  CHECK(seen[2999] == 0);
+  CHECK(probe.invalidated.empty());
+
   gp.set_data_length(3000);  // a larger tile in the same slot
   tlm::tlm_dmi large;
   REQUIRE(probe.socket->get_direct_mem_ptr(gp, large));
