@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "platforms/config/config_loader.h"
 
+#include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <set>
 #include <sstream>
+
+#include "platforms/files.h"
 
 namespace ptosim::platforms {
 
@@ -11,20 +14,106 @@ namespace {
 
 using Json = nlohmann::json;
 
-void flatten(const Json& j, const std::string& prefix, std::vector<std::pair<std::string, Json>>& out) {
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+bool is_key(const std::string& path, const std::vector<model::ParamInfo>& table) {
+  for (const auto& p : table)
+    if (p.key == path) return true;
+  return false;
+}
+
+/// A path some keys lie below ("sfu", "sfu.class.row_reduce").
+bool is_group(const std::string& path, const std::vector<model::ParamInfo>& table) {
+  for (const auto& p : table)
+    if (p.key.size() > path.size() && p.key.compare(0, path.size(), path) == 0 && p.key[path.size()] == '.')
+      return true;
+  return false;
+}
+
+/// The (dotted key, value) pairs of `j`. Objects are descended into except where the path is a key
+/// (its value is then checked, and rejected, as a number); an empty object is accepted only as a
+/// group of keys ({"sfu": {}}), otherwise it is an entry, so {"foo": {}} is an unknown key.
+void flatten(const Json& j, const std::string& prefix, const std::vector<model::ParamInfo>& table,
+             std::vector<std::pair<std::string, Json>>& out) {
+  if (j.is_object() && !is_key(prefix, table) && (!j.empty() || prefix.empty() || is_group(prefix, table))) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), table, out);
     return;
   }
   out.emplace_back(prefix, j);
 }
 
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      diagonal = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitute});
+    }
+  }
+  return row[b.size()];
+}
+
+/// The key an unknown `key` was probably meant to be: the nearest by edit distance on the whole
+/// dotted key when within a quarter of its length (at least 2), else one with the same last
+/// component (a typo in the path); empty when nothing is close.
 std::string closest_key(const std::string& key, const std::vector<model::ParamInfo>& table) {
-  // Suggest a key with the same last component, the usual typo being in the path.
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, key.size() / 4) + 1;
+  for (const auto& p : table)
+    if (const std::size_t d = edit_distance(key, p.key); d < best_distance) {
+      best = p.key;
+      best_distance = d;
+    }
+  if (!best.empty()) return best;
   const std::string last = key.substr(key.rfind('.') + 1);
   for (const auto& p : table)
-    if (p.key.size() >= last.size() && p.key.compare(p.key.size() - last.size(), last.size(), last) == 0) return p.key;
+    if (p.key.size() > last.size() && p.key.compare(p.key.size() - last.size(), last.size(), last) == 0 &&
+        p.key[p.key.size() - last.size() - 1] == '.')
+      return p.key;
   return {};
+}
+
+/// Parses a configuration file's text, reporting every key given twice in one object ("a.b"),
+/// which a plain parse would resolve silently in favour of the last.
+Json parse_without_duplicates(const std::string& text, std::vector<std::string>& duplicates, std::string& at) {
+  struct Level {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;  // the member being parsed
+  };
+  std::vector<Level> levels;
+  auto path = [&levels] {
+    std::string p;
+    for (const Level& l : levels)
+      if (l.object && !l.key.empty()) p += (p.empty() ? "" : ".") + l.key;
+    return p;
+  };
+  const Json::parser_callback_t callback = [&](int, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+        levels.push_back({true, {}, {}});
+        break;
+      case Json::parse_event_t::array_start:
+        levels.push_back({false, {}, {}});
+        break;
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        levels.pop_back();
+        break;
+      case Json::parse_event_t::key:
+        levels.back().key = parsed.get<std::string>();
+        if (!levels.back().keys.insert(levels.back().key).second) duplicates.push_back(path());
+        break;
+      case Json::parse_event_t::value:
+        break;
+    }
+    at = path();
+    return true;
+  };
+  return Json::parse(text, callback);
 }
 
 /// Stores a number the range check accepts; the check comes first, as a value beyond the field's
@@ -67,49 +156,71 @@ void apply(const std::string& origin, const std::string& key, const Json& value,
   errors.push_back(msg);
 }
 
+/// Applies configuration file `file`; nothing of it when it cannot be read or parsed.
+void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, std::vector<std::string>& errors) {
+  std::string error;
+  const auto text = read_file(file, error);
+  if (!text) {
+    errors.push_back(error);
+    return;
+  }
+  Json j;
+  std::vector<std::string> duplicates;
+  std::string at;  // the key being parsed when parsing stopped
+  try {
+    j = parse_without_duplicates(*text, duplicates, at);
+  } catch (const Json::out_of_range& e) {  // a number beyond a double (1e400)
+    errors.push_back(file + ": " + (at.empty() ? "" : at + ": ") + "invalid JSON: " + e.what());
+    return;
+  } catch (const Json::exception& e) {
+    errors.push_back(file + ": invalid JSON: " + e.what());
+    return;
+  }
+  for (const std::string& key : duplicates) errors.push_back(file + ": key '" + key + "' given twice");
+  if (!duplicates.empty()) return;
+  if (!j.is_object()) {
+    errors.push_back(file + ": the configuration must be a JSON object");
+    return;
+  }
+  std::vector<std::pair<std::string, Json>> entries;
+  flatten(j, "", table, entries);
+  for (const auto& [key, value] : entries) {
+    try {
+      apply(file, key, value, table, errors);
+    } catch (const Json::exception& e) {
+      errors.push_back(file + ": " + key + ": " + e.what());
+    }
+  }
+}
+
 }  // namespace
 
 ConfigResult load_config(const std::string& file, const std::vector<std::string>& sets) {
   ConfigResult result;
   auto table = model::param_table(result.params);
-  if (!file.empty()) {
-    std::ifstream in(file);
-    if (!in) {
-      result.errors.push_back(file + ": cannot open configuration file");
-      return result;
+  try {
+    if (!file.empty()) apply_file(file, table, result.errors);
+    for (const std::string& set : sets) {
+      const auto eq = set.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        result.errors.push_back("--set " + set + ": expected key=value");
+        continue;
+      }
+      const std::string key = set.substr(0, eq), text = set.substr(eq + 1);
+      Json value;
+      try {
+        value = Json::parse(text);
+        apply("--set", key, value, table, result.errors);
+      } catch (const Json::parse_error&) {
+        result.errors.push_back("--set " + key + ": '" + text + "' is not a number or true/false");
+      } catch (const Json::exception& e) {  // 1e400
+        result.errors.push_back("--set " + key + ": '" + text + "': " + e.what());
+      }
     }
-    Json j;
-    try {
-      j = Json::parse(in);
-    } catch (const Json::parse_error& e) {
-      result.errors.push_back(file + ": invalid JSON: " + e.what());
-      return result;
-    }
-    if (!j.is_object()) {
-      result.errors.push_back(file + ": the configuration must be a JSON object");
-      return result;
-    }
-    std::vector<std::pair<std::string, Json>> entries;
-    flatten(j, "", entries);
-    for (const auto& [key, value] : entries) apply(file, key, value, table, result.errors);
+    for (const std::string& e : result.params.validate()) result.errors.push_back("out of range: " + e);
+  } catch (const std::exception& e) {  // a defect here must not escape as an abort
+    result.errors.push_back(std::string("internal error while loading the configuration: ") + e.what());
   }
-  for (const std::string& set : sets) {
-    const auto eq = set.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      result.errors.push_back("--set " + set + ": expected key=value");
-      continue;
-    }
-    const std::string key = set.substr(0, eq), text = set.substr(eq + 1);
-    Json value;
-    try {
-      value = Json::parse(text);
-    } catch (const Json::parse_error&) {
-      result.errors.push_back("--set " + key + ": '" + text + "' is not a number or true/false");
-      continue;
-    }
-    apply("--set", key, value, table, result.errors);
-  }
-  for (const std::string& e : result.params.validate()) result.errors.push_back("out of range: " + e);
   return result;
 }
 

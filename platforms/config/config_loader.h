@@ -18,7 +18,10 @@ struct ConfigResult {
 };
 
 /// Starts from the embedded defaults, applies `file` (if non-empty) then each "key=value" of `sets`
-/// in order, then validates ranges. Unknown keys, wrong types and out-of-range values are errors.
+/// in order, then validates ranges. An unreadable file, invalid JSON (numbers beyond a double
+/// included), a key given twice in one object, unknown keys (with a suggestion when one is close),
+/// wrong types and out-of-range values are errors naming the file or --set and the key; nothing
+/// is thrown.
 ConfigResult load_config(const std::string& file, const std::vector<std::string>& sets);
 
 /// The effective configuration as nested JSON (keys as in docs/config.md).

@@ -2,18 +2,22 @@
 #include "platforms/ptosim/program_file.h"
 
 #include <cctype>
-#include <cmath>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
+#include <limits>
 #include <map>
 #include <optional>
 #include <random>
 #include <sstream>
 
 #include "model/bundle/instruction.h"
+#include "model/numeric/float_format.h"
 #include "model/numeric/scalar_ops.h"
 #include "model/state/element_access.h"
+#include "platforms/files.h"
 #include "platforms/ptosim/scenario.h"
 
 namespace ptosim::platforms {
@@ -61,6 +65,66 @@ std::optional<std::uint64_t> parse_uint(const std::string& text) {
   return v * scale;
 }
 
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+/// Whether `text`, which parse_value read as `bits` of floating or scale type `t`, is a finite
+/// decimal beyond the type's finite range. parse_value applies the type's overflow rule there
+/// (FP32: inf; E4M3, E8M0: NaN; E3M2, E2M3 and the FP4 lanes, which have neither: the largest
+/// finite value), a value the text does not say. Written inf and nan, and raw 0x encodings, are
+/// taken as they stand.
+bool overflows(model::DataType t, std::string_view text, std::uint64_t bits) {
+  const model::numeric::FloatFormat* f = model::numeric::float_format(t);
+  if (f == nullptr) return false;  // integers: parse_value rejects what does not fit
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return false;
+  std::string_view magnitude = text;
+  if (!magnitude.empty() && (magnitude[0] == '+' || magnitude[0] == '-')) magnitude.remove_prefix(1);
+  for (const char* special : {"inf", "infinity", "nan"})
+    if (equals_ignoring_case(magnitude, special)) return false;
+  if (!std::isfinite(model::numeric::to_double(t, bits))) return true;
+  if (f->has_inf || f->nan != model::numeric::NanStyle::None) return false;
+  // Rounded with an unbounded exponent, the value overflows from half a step above the largest
+  // finite value on (a tie rounds up: these types' largest significand is odd). The text read as
+  // a binary64 is compared; it rounds only beyond 17 significant digits.
+  const auto wide = model::numeric::parse_value(model::DataType::FP64, text);
+  const double limit =
+      model::numeric::to_double(t, f->max_finite) + std::ldexp(1.0, f->emax - static_cast<int>(f->frac_bits) - 1);
+  return wide && std::fabs(model::numeric::to_double(model::DataType::FP64, *wide)) >= limit;
+}
+
+/// A value of type `t` in decimal, exactly (format_value gives the shortest text that reads back
+/// as the same encoding, "65500" for FP16's 65504, which misleads as a limit).
+std::string exact_text(model::DataType t, std::uint64_t bits) {
+  if (model::numeric::float_format(t) == nullptr) return model::numeric::format_value(t, bits);
+  const double v = model::numeric::to_double(t, bits);  // exact for every floating type
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
+    if (std::strtod(text, nullptr) == v) break;
+  }
+  return text;
+}
+
+/// `text` as an element of type `t`, or nothing with `problem`: not a value of the type (integers
+/// out of range included), or a finite number beyond a floating type's largest finite value.
+std::optional<std::uint64_t> element_value(model::DataType t, const std::string& text, std::string& problem) {
+  const auto bits = model::numeric::parse_value(t, text);
+  if (!bits) {
+    problem = "'" + text + "' is not a " + model::data_type_name(t) + " value";
+    return std::nullopt;
+  }
+  if (overflows(t, text, *bits)) {
+    problem = "'" + text + "' overflows " + model::data_type_name(t) + " (largest finite " +
+              exact_text(t, model::numeric::max_finite(t)) + ")";
+    return std::nullopt;
+  }
+  return bits;
+}
+
 class Parser {
  public:
   Parser(std::string path, ProgramFile& out) : m_path(std::move(path)), m_out(out) { m_out.path = m_path; }
@@ -100,7 +164,10 @@ class Parser {
     return false;
   }
 
-  std::map<std::string, Token> options(const std::vector<Token>& tokens, std::size_t from, std::vector<Token>& rest) {
+  /// The key=value tokens from `from` on (each value's column is its own), the others in `rest`;
+  /// nothing, after fail(), when a key is given twice.
+  std::optional<std::map<std::string, Token>> options(const std::vector<Token>& tokens, std::size_t from,
+                                                      std::vector<Token>& rest) {
     std::map<std::string, Token> opts;
     for (std::size_t i = from; i < tokens.size(); ++i) {
       const auto eq = tokens[i].text.find('=');
@@ -108,7 +175,12 @@ class Parser {
         rest.push_back(tokens[i]);
         continue;
       }
-      opts[tokens[i].text.substr(0, eq)] = Token{tokens[i].text.substr(eq + 1), tokens[i].column + static_cast<int>(eq) + 1};
+      const std::string key = tokens[i].text.substr(0, eq);
+      const Token value{tokens[i].text.substr(eq + 1), tokens[i].column + static_cast<int>(eq) + 1};
+      if (!opts.emplace(key, value).second) {
+        fail(tokens[i].column, key + "= is given twice");
+        return std::nullopt;
+      }
     }
     return opts;
   }
@@ -165,9 +237,9 @@ class Parser {
 
   bool values(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens) {
     for (const Token& v : tokens) {
-      const auto bits = model::numeric::parse_value(t.desc.dtype, v.text);
-      if (!bits)
-        return fail(v.column, "'" + v.text + "' is not a " + std::string(model::data_type_name(t.desc.dtype)) + " value");
+      std::string problem;
+      const auto bits = element_value(t.desc.dtype, v.text, problem);
+      if (!bits) return fail(v.column, problem);
       if (!append_value(t, pes, *bits, v.column)) return false;
     }
     return true;
@@ -181,7 +253,9 @@ class Parser {
       ProgramTile* t = tile(tokens[1]);
       if (!t) return false;
       std::vector<Token> rest;
-      const auto opts = options(tokens, 2, rest);
+      const auto parsed_opts = options(tokens, 2, rest);
+      if (!parsed_opts) return false;
+      const auto& opts = *parsed_opts;
       for (const auto& [key, value] : opts)
         if (key != "pe" && !(name == ".random" && (key == "seed" || key == "min" || key == "max")))
           return fail(value.column - static_cast<int>(key.size()) - 1,
@@ -224,7 +298,9 @@ class Parser {
     const auto dtype = model::data_type_from_name(tokens[2].text);
     if (!dtype) return fail(tokens[2].column, "unknown DataType '" + tokens[2].text + "'");
     std::vector<Token> rest;
-    const auto opts = options(tokens, 3, rest);
+    const auto parsed_opts = options(tokens, 3, rest);
+    if (!parsed_opts) return false;
+    const auto& opts = *parsed_opts;
     if (!rest.empty()) return fail(rest[0].column, "expected key=value, got '" + rest[0].text + "'");
     static const char* kKeys[] = {"cols", "rows", "capacity", "valid", "layout", "location", "mask"};
     for (const auto& [key, tok] : opts) {
@@ -290,21 +366,23 @@ class Parser {
     std::string path = rest[0].text;
     const auto slash = m_path.rfind('/');
     if (path[0] != '/' && slash != std::string::npos) path = m_path.substr(0, slash + 1) + path;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return fail(rest[0].column, "cannot open '" + path + "'");
+    std::string error;
+    const auto contents = read_file(path, error);  // a directory or an I/O error is an error, not no values
+    if (!contents) return fail(rest[0].column, error);
     const bool raw = path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0;
     if (!raw) {
+      std::istringstream in(*contents);
       std::string word;
       while (in >> word) {
-        const auto bits = model::numeric::parse_value(t.desc.dtype, word);
-        if (!bits)
-          return fail(rest[0].column, path + ": '" + word + "' is not a " + model::data_type_name(t.desc.dtype) + " value");
+        std::string problem;
+        const auto bits = element_value(t.desc.dtype, word, problem);
+        if (!bits) return fail(rest[0].column, path + ": " + problem);
         if (!append_value(t, pes, *bits, rest[0].column)) return false;
       }
       return true;
     }
     // Raw: the fragment's storage bytes, little-endian lanes in layout order; all of it defined.
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<std::uint8_t> bytes(contents->begin(), contents->end());
     if (bytes.size() != t.desc.storage_bytes())
       return fail(rest[0].column, path + ": " + std::to_string(bytes.size()) + " bytes, the tile's storage needs " +
                                       std::to_string(t.desc.storage_bytes()));
@@ -322,57 +400,105 @@ class Parser {
 
   bool fill_directive(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens, const std::vector<Token>& rest) {
     if (rest.size() != 1) return fail(tokens[0].column, ".fill needs a tile register and one value");
-    const auto bits = model::numeric::parse_value(t.desc.dtype, rest[0].text);
-    if (!bits)
-      return fail(rest[0].column, "'" + rest[0].text + "' is not a " + std::string(model::data_type_name(t.desc.dtype)) + " value");
+    std::string problem;
+    const auto bits = element_value(t.desc.dtype, rest[0].text, problem);
+    if (!bits) return fail(rest[0].column, problem);
     const std::uint64_t count = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
     for (std::uint64_t i = 0; i < count; ++i)
       if (!append_value(t, pes, *bits, rest[0].column)) return false;
     return true;
   }
 
+  /// A .random bound, |bound| < 2^63: an integer literal is read exactly into `integer` (through
+  /// a double, bounds near 2^63 would round onto it), any other finite decimal into `real` only.
+  bool random_bound(const std::string& key, const Token& token, double& real, std::optional<std::int64_t>& integer) {
+    const std::string& text = token.text;
+    std::string_view digits = text;
+    if (digits.size() > 1 && digits[0] == '+' && std::isdigit(static_cast<unsigned char>(digits[1])))
+      digits.remove_prefix(1);  // from_chars takes no '+'
+    const char* last = digits.data() + digits.size();
+    std::int64_t exact = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), last, exact);
+    const std::string out_of_range = key + ": " + text + " is out of range (|" + key + "| < 2^63)";
+    if (end == last && ec == std::errc::result_out_of_range) return fail(token.column, out_of_range);
+    if (end == last && ec == std::errc()) {
+      if (exact == std::numeric_limits<std::int64_t>::min()) return fail(token.column, out_of_range);
+      integer = exact;
+      real = static_cast<double>(exact);
+      return true;
+    }
+    errno = 0;
+    char* parsed_end = nullptr;
+    real = std::strtod(text.c_str(), &parsed_end);
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || parsed_end != text.c_str() + text.size() ||
+        std::isnan(real) || (std::isinf(real) && errno != ERANGE))
+      return fail(token.column, key + ": expected a finite number, got '" + text + "'");
+    if (!(std::fabs(real) < 0x1p63)) return fail(token.column, out_of_range);  // 1e400 included (ERANGE)
+    integer = std::nullopt;
+    return true;
+  }
+
+  /// Fails unless `value`, bound `key` as drawn from (given, or its default), is a finite value of
+  /// the tile's type, so that every draw is one.
+  bool bound_fits(const ProgramTile& t, const std::map<std::string, Token>& opts, const std::string& key,
+                  const std::string& value, int directive_column) {
+    const model::DataType type = t.desc.dtype;
+    std::string problem;
+    if (element_value(type, value, problem)) return true;
+    const std::string range = std::string(model::data_type_name(type)) + "'s range [" +
+                              exact_text(type, model::numeric::lowest_finite(type)) + ", " +
+                              exact_text(type, model::numeric::max_finite(type)) + "]";
+    if (opts.count(key)) return fail(opts.at(key).column, key + ": " + opts.at(key).text + " is outside " + range);
+    return fail(directive_column, "the default " + key + " " + value + " is outside " + range + ": give " + key + "=");
+  }
+
   bool random_directive(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens,
                         const std::map<std::string, Token>& opts) {
+    const bool floating = model::is_float(t.desc.dtype);
     std::uint64_t seed = 1;
-    double lo = model::is_float(t.desc.dtype) ? -1.0 : 0.0, hi = model::is_float(t.desc.dtype) ? 1.0 : 100.0;
     if (opts.count("seed")) {
       const auto s = parse_uint(opts.at("seed").text);
       if (!s) return fail(opts.at("seed").column, "seed: expected a number");
       seed = *s;
     }
-    for (auto [key, dst] : {std::pair{"min", &lo}, {"max", &hi}}) {
-      if (!opts.count(key)) continue;
-      const std::string& text = opts.at(key).text;
-      std::size_t used = 0;
-      try {
-        *dst = std::stod(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      // The whole token, finite, and within the signed 64-bit range the integer fill draws from.
-      if (used != text.size() || !std::isfinite(*dst) || std::fabs(*dst) >= 0x1p63)
-        return fail(opts.at(key).column, std::string(key) + ": expected a finite number, got '" + text + "'");
-    }
-    if (!(lo <= hi)) return fail(tokens[0].column, ".random needs min <= max");
-    const bool floating = model::is_float(t.desc.dtype);
-    if (!floating && std::ceil(lo) > std::floor(hi)) return fail(tokens[0].column, ".random: no integer in [min, max]");
+    double lo = floating ? -1.0 : 0.0, hi = floating ? 1.0 : 100.0;
+    std::optional<std::int64_t> lo_exact = floating ? -1 : 0, hi_exact = floating ? 1 : 100;
+    if (opts.count("min") && !random_bound("min", opts.at("min"), lo, lo_exact)) return false;
+    if (opts.count("max") && !random_bound("max", opts.at("max"), hi, hi_exact)) return false;
+    const bool ordered = lo_exact && hi_exact ? *lo_exact <= *hi_exact : lo <= hi;
+    if (!ordered) return fail(tokens[0].column, ".random needs min <= max");
     std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> real(lo, hi);  // [min, max)
-    std::uniform_int_distribution<std::int64_t> integer(static_cast<std::int64_t>(std::ceil(lo)),
-                                                        static_cast<std::int64_t>(std::floor(hi)));  // [min, max]
     const std::uint64_t count = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
-    for (std::uint64_t i = 0; i < count; ++i) {
-      char text[64];
-      if (floating)
-        std::snprintf(text, sizeof text, "%.17g", real(rng));
-      else
-        std::snprintf(text, sizeof text, "%lld", static_cast<long long>(integer(rng)));
-      const auto bits = model::numeric::parse_value(t.desc.dtype, text);
-      if (!bits) return fail(tokens[0].column, std::string("random value ") + text + " does not fit " +
-                                                   model::data_type_name(t.desc.dtype));
-      if (!append_value(t, pes, *bits, tokens[0].column)) return false;
+    char text[64];
+    auto draw = [&](const auto& next) {
+      for (std::uint64_t i = 0; i < count; ++i) {
+        next(text);
+        std::string problem;
+        const auto bits = element_value(t.desc.dtype, text, problem);
+        if (!bits) return fail(tokens[0].column, "random value: " + problem);
+        if (!append_value(t, pes, *bits, tokens[0].column)) return false;
+      }
+      return true;
+    };
+    if (floating) {
+      if (!(lo < hi))
+        return fail(tokens[0].column, ".random: floats are drawn from [min, max), empty unless min < max");
+      for (auto [key, value] : {std::pair{"min", lo}, {"max", hi}}) {
+        std::snprintf(text, sizeof text, "%.17g", value);
+        if (!bound_fits(t, opts, key, text, tokens[0].column)) return false;
+      }
+      std::uniform_real_distribution<double> real(lo, hi);  // [min, max)
+      return draw([&](char* out) { std::snprintf(out, sizeof text, "%.17g", real(rng)); });
     }
-    return true;
+    // Integers: [min, max], a fractional min rounding up and a fractional max down.
+    const std::int64_t first = lo_exact ? *lo_exact : static_cast<std::int64_t>(std::ceil(lo));
+    const std::int64_t last = hi_exact ? *hi_exact : static_cast<std::int64_t>(std::floor(hi));
+    if (first > last) return fail(tokens[0].column, ".random: no integer in [min, max]");
+    if (!bound_fits(t, opts, "min", std::to_string(first), tokens[0].column) ||
+        !bound_fits(t, opts, "max", std::to_string(last), tokens[0].column))
+      return false;
+    std::uniform_int_distribution<std::int64_t> integer(first, last);
+    return draw([&](char* out) { std::snprintf(out, sizeof text, "%lld", static_cast<long long>(integer(rng))); });
   }
 
   bool gpr_directive(const std::vector<Token>& tokens) {
@@ -420,14 +546,14 @@ bool parse_program_text(const std::string& text, const std::string& path, Progra
 }
 
 bool parse_program_file(const std::string& path, ProgramFile& out, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = path + ": cannot open program file";
+  const auto text = read_file(path, error);
+  if (!text) {
+    // Every program error starts with the file's name; read_file says "cannot read 'PATH': why".
+    const std::string prefix = "cannot read '" + path + "': ";
+    error = path + ": cannot open program file: " + (error.rfind(prefix, 0) == 0 ? error.substr(prefix.size()) : error);
     return false;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_program_text(buffer.str(), path, out, error);
+  return parse_program_text(*text, path, out, error);
 }
 
 }  // namespace ptosim::platforms

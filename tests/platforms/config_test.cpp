@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Platform configuration: embedded defaults, files, --set overrides and precise errors.
 #include <catch2/catch.hpp>
-
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -9,6 +9,7 @@
 #include "tests/platforms/run_helpers.h"
 
 using ptosim::platforms::config_to_json;
+using ptosim::platforms::ConfigResult;
 using ptosim::platforms::load_config;
 
 namespace {
@@ -61,9 +62,75 @@ TEST_CASE("Unknown keys, wrong types and out-of-range values are errors naming t
   const auto bad_json = load_config(write("{ \"clock\": "), {});
   CHECK(has_error(bad_json.errors, "invalid JSON"));
   const auto missing = load_config("/nonexistent/config.json", {});
-  CHECK(has_error(missing.errors, "cannot open"));
+  CHECK(has_error(missing.errors, "cannot read '/nonexistent/config.json': No such file or directory"));
   const auto malformed = load_config("", {"sfu.bytes_per_cycle"});
   CHECK(has_error(malformed.errors, "expected key=value"));
+}
+
+TEST_CASE("A directory as the configuration file is an error naming it", "[config]") {
+  const std::string dir = ptosim::test::scratch("config_dir");
+  std::filesystem::create_directories(dir);
+  ConfigResult r;
+  REQUIRE_NOTHROW(r = load_config(dir, {}));
+  CHECK(has_error(r.errors, "cannot read '" + dir + "': is a directory"));
+}
+
+TEST_CASE("A number beyond a double is an error naming the file and key, not an exception", "[config]") {
+  ConfigResult r;
+  const std::string huge = write(R"({ "sfu": { "bytes_per_cycle": 1e400 } })");
+  REQUIRE_NOTHROW(r = load_config(huge, {}));
+  CHECK(has_error(r.errors, huge + ": sfu.bytes_per_cycle: invalid JSON"));
+  CHECK(has_error(r.errors, "number overflow parsing '1e400'"));
+  REQUIRE_NOTHROW(r = load_config("", {"sfu.bytes_per_cycle=1e400"}));
+  CHECK(has_error(r.errors, "--set sfu.bytes_per_cycle: '1e400'"));
+}
+
+TEST_CASE("A key given twice in one object is an error naming its path", "[config]") {
+  ConfigResult r;
+  const std::string twice = write(R"({ "clock": { "period_ps": 1, "period_ps": 2 } })");
+  r = load_config(twice, {});
+  CHECK(r.errors == std::vector<std::string>{twice + ": key 'clock.period_ps' given twice"});
+  r = load_config(write(R"({ "sfu": { "class": { "row_reduce": {} } }, "sfu": {} })"), {});
+  CHECK(has_error(r.errors, "key 'sfu' given twice"));
+  r = load_config(write(R"({ "sfu": { "class": { "row_reduce": { "startup_cycles": 1, "startup_cycles": 1 } } } })"),
+                  {});
+  CHECK(has_error(r.errors, "key 'sfu.class.row_reduce.startup_cycles' given twice"));
+  // The same name in different objects is no repetition.
+  r = load_config(
+      write(
+          R"({ "sfu": { "class": { "row_reduce": { "startup_cycles": 1 }, "row_minmax": { "startup_cycles": 1 } } } })"),
+      {});
+  CHECK(r.errors.empty());
+}
+
+TEST_CASE("An empty object is a key only where keys lie below it", "[config]") {
+  CHECK(has_error(load_config(write(R"({ "foo": {} })"), {}).errors, "unknown key 'foo'"));
+  CHECK(has_error(load_config(write(R"({ "sfu": { "clas": {} } })"), {}).errors, "unknown key 'sfu.clas'"));
+  // A key given an object is a type error, empty or not.
+  CHECK(has_error(load_config(write(R"({ "clock": { "period_ps": {} } })"), {}).errors,
+                  "clock.period_ps: expected a non-negative integer (ps), got {}"));
+  CHECK(has_error(load_config(write(R"({ "clock": { "period_ps": { "x": 1 } } })"), {}).errors,
+                  R"(clock.period_ps: expected a non-negative integer (ps), got {"x":1})"));
+  // An empty group changes nothing.
+  CHECK(load_config(write(R"({ "sfu": {}, "sfu_x": 1 })"), {}).errors.size() == 1);
+  CHECK(load_config(write(R"({ "sfu": { "class": { "row_reduce": {} } } })"), {}).errors.empty());
+}
+
+TEST_CASE("An unknown key gets the closest known key as a suggestion, or none", "[config]") {
+  auto suggestion = [](const std::string& key) {
+    const auto r = load_config("", {key + "=1"});
+    REQUIRE(r.errors.size() == 1);
+    const auto at = r.errors[0].find("(did you mean '");
+    return at == std::string::npos ? std::string() : r.errors[0].substr(at + 15, r.errors[0].size() - at - 15 - 3);
+  };
+  CHECK(suggestion("sfu.bytes_per_cyle") == "sfu.bytes_per_cycle");
+  CHECK(suggestion("clock.period") == "clock.period_ps");
+  CHECK(suggestion("local_memory.port") == "local_memory.ports");
+  CHECK(suggestion("local_memory.bankz") == "local_memory.banks");
+  CHECK(suggestion("dispatcher.decode_cycles") == "dispatch.decode_cycles");
+  CHECK(suggestion("foo") == "");
+  CHECK(suggestion("cube.warp_drive") == "");
+  CHECK(suggestion("x.cycles") == "");  // a last component matches only a whole component
 }
 
 TEST_CASE("Every shipped configuration loads, default.json is the embedded default", "[config]") {

@@ -2,9 +2,11 @@
 // The ptosim run program format: tile directives, values, files, random fills, precise errors.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 
 #include "platforms/ptosim/program_file.h"
+#include "tests/platforms/run_helpers.h"
 
 using namespace ptosim;
 using platforms::ProgramFile;
@@ -84,7 +86,8 @@ TEST_CASE("Directive errors carry file:line:column", "[program]") {
   CHECK(parse_error(".frob\n").rfind("p.pto:1:1: unknown directive", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2 mask=0000\n").find("mask") != std::string::npos);
   CHECK(parse_error(".gpr PE4 r1 1\n").rfind("p.pto:1:6:", 0) == 0);
-  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 /nonexistent\n").find("cannot open") != std::string::npos);
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 /nonexistent\n") ==
+        "p.pto:2:11: cannot read '/nonexistent': No such file or directory");
   CHECK(parse_error(".tile S0 U8 cols=2 valid=1x2\n.data S0 pe=PE1 1 2\n").rfind("p.pto:2:13: S0 is a Shared tile", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 capacity=524288 valid=1x2\n").find("capacity: must be 1..262144") != std::string::npos);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.random T#1 sed=5\n").rfind("p.pto:2:13: unknown option 'sed'", 0) == 0);
@@ -112,4 +115,102 @@ TEST_CASE("A Shared tile's values are its one payload whatever its PE mask", "[p
   REQUIRE(p.tiles.size() == 1);
   CHECK(p.tiles[0].data[0][0] == 5u);
   CHECK(p.tiles[0].data[0][1] == 6u);
+}
+
+TEST_CASE("A directory as the program or as a .file is an error, not an empty input", "[program]") {
+  const std::string dir = ptosim::test::scratch("program_dir");
+  std::filesystem::create_directories(dir);
+  std::filesystem::create_directories(dir + ".bin");
+  ProgramFile p;
+  std::string error;
+  CHECK_FALSE(platforms::parse_program_file(dir, p, error));
+  CHECK(error == dir + ": cannot open program file: is a directory");
+  CHECK_FALSE(platforms::parse_program_file("/nonexistent/p.pto", p, error));
+  CHECK(error == "/nonexistent/p.pto: cannot open program file: No such file or directory");
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 " + dir + "\n") ==
+        "p.pto:2:11: cannot read '" + dir + "': is a directory");
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 " + dir + ".bin\n") ==
+        "p.pto:2:11: cannot read '" + dir + ".bin': is a directory");
+  // A program file that can be read is parsed.
+  const std::string values = ptosim::test::write_file("values.txt", "7 8\n");
+  const std::string prog =
+      ptosim::test::write_file("program.pto", ".tile T#1 U8 cols=2 valid=1x2\n.file T#1 " + values + "\n");
+  REQUIRE(platforms::parse_program_file(prog, p, error));
+  CHECK(p.tiles[0].data[0][1] == 8u);
+}
+
+TEST_CASE("Integer .random bounds are exact up to 2^63 - 1 in magnitude and must fit the tile's type", "[program]") {
+  const ProgramFile s =
+      parse_ok(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775807 max=-9223372036854775806\n");
+  for (const auto& v : s.tiles[0].data[0])
+    if (v) CHECK((*v == 0x8000000000000001u || *v == 0x8000000000000002u));
+  const ProgramFile u =
+      parse_ok(".tile T#1 U64 cols=8 valid=1x8\n.random T#1 min=+9223372036854775806 max=9223372036854775807\n");
+  for (const auto& v : u.tiles[0].data[0])
+    if (v) CHECK((*v == 0x7FFFFFFFFFFFFFFEu || *v == 0x7FFFFFFFFFFFFFFFu));
+  parse_ok(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775807 max=9223372036854775807\n");
+  CHECK(parse_error(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775808\n") ==
+        "p.pto:2:17: min: -9223372036854775808 is out of range (|min| < 2^63)");
+  CHECK(parse_error(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 max=9223372036854775808\n") ==
+        "p.pto:2:17: max: 9223372036854775808 is out of range (|max| < 2^63)");
+  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 max=1e400\n") ==
+        "p.pto:2:17: max: 1e400 is out of range (|max| < 2^63)");
+  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 max=inf\n") ==
+        "p.pto:2:17: max: expected a finite number, got 'inf'");
+  // Bounds outside the type would give draws that do not fit it, depending on the seed.
+  CHECK(parse_error(".tile T#1 U8 cols=8 valid=1x8\n.random T#1 max=300\n") ==
+        "p.pto:2:17: max: 300 is outside U8's range [0, 255]");
+  CHECK(parse_error(".tile T#1 U64 cols=8 valid=1x8\n.random T#1 min=-1\n") ==
+        "p.pto:2:17: min: -1 is outside U64's range [0, 18446744073709551615]");
+  CHECK(parse_error(".tile T#1 S4X2 cols=8 valid=1x8\n.random T#1\n") ==
+        "p.pto:2:1: the default max 100 is outside S4X2's range [-8, 7]: give max=");
+  CHECK(parse_error(".tile T#1 FP16 cols=8 valid=1x8\n.random T#1 max=1e6\n") ==
+        "p.pto:2:17: max: 1e6 is outside FP16's range [-65504, 65504]");
+}
+
+TEST_CASE(".random ranges: floats need min < max, integers min <= max", "[program]") {
+  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 min=1 max=1\n") ==
+        "p.pto:2:1: .random: floats are drawn from [min, max), empty unless min < max");
+  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 min=0.5 max=0.25\n") ==
+        "p.pto:2:1: .random needs min <= max");
+  CHECK(parse_error(".tile T#1 U8 cols=8 valid=1x8\n.random T#1 min=5 max=4\n") ==
+        "p.pto:2:1: .random needs min <= max");
+  const ProgramFile one = parse_ok(".tile T#1 U8 cols=8 valid=1x8\n.random T#1 min=1 max=1\n");  // [1, 1]
+  for (std::size_t i = 0; i < 8; ++i) CHECK(one.tiles[0].data[0][i] == 1u);
+  // A non-empty range, however narrow, is drawn from (values are then rounded to the type).
+  const ProgramFile narrow = parse_ok(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 min=1 max=1.00000005\n");
+  for (std::size_t i = 0; i < 8; ++i) CHECK(narrow.tiles[0].data[0][i] == 0x3F800000u);
+}
+
+TEST_CASE("A finite value beyond a floating type's range is an error naming the type", "[program]") {
+  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.fill T#1 1e40\n") ==
+        "p.pto:2:11: '1e40' overflows FP32 (largest finite 3.4028234663852886e+38)");
+  CHECK(parse_error(".tile T#1 FP16 cols=2 valid=1x2\n.data T#1 1 -70000\n") ==
+        "p.pto:2:13: '-70000' overflows FP16 (largest finite 65504)");
+  // E4M3 has no infinity (parse_value gives NaN); E2M3 has neither (it gives the largest finite value).
+  CHECK(parse_error(".tile T#1 E4M3 cols=8 valid=1x8\n.fill T#1 500\n") ==
+        "p.pto:2:11: '500' overflows E4M3 (largest finite 448)");
+  CHECK(parse_error(".tile T#1 E2M3 cols=8 valid=1x8\n.fill T#1 7.75\n") ==
+        "p.pto:2:11: '7.75' overflows E2M3 (largest finite 7.5)");
+  const std::string big = ptosim::test::write_file("big.txt", "1 2 3e38 4e38\n");
+  CHECK(parse_error(".tile T#1 FP32 cols=4 valid=1x4\n.file T#1 " + big + "\n") ==
+        "p.pto:2:11: " + big + ": '4e38' overflows FP32 (largest finite 3.4028234663852886e+38)");
+  // What rounds to the largest finite value, a written infinity and a raw encoding are values.
+  const ProgramFile p = parse_ok(
+      ".tile T#1 FP32 cols=4 valid=1x4\n.data T#1 3.4028235e38 inf -Infinity 0x7f800000\n"
+      ".tile T#2 E2M3 cols=2 valid=1x2\n.data T#2 7.7 -7.74\n");
+  CHECK(p.tiles[0].data[0][0] == 0x7F7FFFFFu);
+  CHECK(p.tiles[0].data[0][1] == 0x7F800000u);
+  CHECK(p.tiles[0].data[0][2] == 0xFF800000u);
+  CHECK(p.tiles[0].data[0][3] == 0x7F800000u);
+  CHECK(p.tiles[1].data[0][0] == 0x1Fu);
+  CHECK(p.tiles[1].data[0][1] == 0x3Fu);
+}
+
+TEST_CASE("A directive option given twice is an error at the repetition", "[program]") {
+  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=4x8 valid=2x8\n") == "p.pto:1:33: valid= is given twice");
+  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.fill T#1 1 pe=PE0 pe=PE1\n") ==
+        "p.pto:2:20: pe= is given twice");
+  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 seed=1 seed=2\n") ==
+        "p.pto:2:20: seed= is given twice");
 }
