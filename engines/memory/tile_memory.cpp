@@ -129,6 +129,7 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   delay = m_clock.to_time(model::Cycles(grant.done)) - stamp;
   Instance& in = m_instances[instance];
   (gp.is_read() ? in.bytes_read : in.bytes_written) += len;
+  gp.set_dmi_allowed(true);  // the hint: every slot's bytes can be had directly
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -57,6 +57,7 @@ struct Host : sc_core::sc_module {
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
       socket->b_transport(gp, delay);
       REQUIRE(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
+      CHECK(gp.is_dmi_allowed());  // the hint to ask for a direct pointer
       CHECK(delay > sc_core::SC_ZERO_TIME);  // the router's hop and the memory's access are timed
       sc_core::wait(delay);
       words.push_back(word);
