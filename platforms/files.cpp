@@ -38,6 +38,20 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
   return contents;
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::equivalent(a, b, ec)) return true;
+  const auto normal = [](const std::string& p) {
+    std::error_code e;
+    const fs::path absolute = fs::absolute(p, e);
+    if (e) return fs::path(p).lexically_normal();
+    const fs::path canonical = fs::weakly_canonical(absolute, e);
+    return e ? absolute.lexically_normal() : canonical;
+  };
+  return normal(a) == normal(b);
+}
+
 bool write_file(const std::string& path, const std::string& contents, std::string& error) {
   errno = 0;
   std::ofstream out(path, std::ios::binary);

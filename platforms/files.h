@@ -12,6 +12,10 @@ namespace ptosim::platforms {
 /// cannot be read to its end.
 std::optional<std::string> read_file(const std::string& path, std::string& error);
 
+/// Whether two paths name one file: the same existing file (links included), or the same path once
+/// made absolute and normal ("x" and "./x" before either exists).
+bool same_file(const std::string& a, const std::string& b);
+
 /// Writes `contents` as file `path`; false, with `error` ("cannot write 'P': No space left on
 /// device"), unless every byte reached it.
 bool write_file(const std::string& path, const std::string& contents, std::string& error);

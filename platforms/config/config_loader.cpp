@@ -77,8 +77,9 @@ std::string closest_key(const std::string& key, const std::vector<model::ParamIn
 }
 
 /// Parses a configuration file's text, reporting every key given twice in one object ("a.b"),
-/// which a plain parse would resolve silently in favour of the last.
-Json parse_without_duplicates(const std::string& text, std::vector<std::string>& duplicates, std::string& at) {
+/// which a plain parse would resolve silently in favour of the last, and every key with a dot in
+/// it, which would be a second way to name a nested key (and so to give it twice unseen).
+Json parse_checked(const std::string& text, std::vector<std::string>& problems, std::string& at) {
   struct Level {
     bool object;
     std::set<std::string> keys;
@@ -105,7 +106,10 @@ Json parse_without_duplicates(const std::string& text, std::vector<std::string>&
         break;
       case Json::parse_event_t::key:
         levels.back().key = parsed.get<std::string>();
-        if (!levels.back().keys.insert(levels.back().key).second) duplicates.push_back(path());
+        if (levels.back().key.find('.') != std::string::npos)
+          problems.push_back("key '" + path() + "' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)");
+        else if (!levels.back().keys.insert(levels.back().key).second)
+          problems.push_back("key '" + path() + "' given twice");
         break;
       case Json::parse_event_t::value:
         break;
@@ -165,10 +169,10 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
     return;
   }
   Json j;
-  std::vector<std::string> duplicates;
+  std::vector<std::string> problems;
   std::string at;  // the key being parsed when parsing stopped
   try {
-    j = parse_without_duplicates(*text, duplicates, at);
+    j = parse_checked(*text, problems, at);
   } catch (const Json::out_of_range& e) {  // a number beyond a double (1e400)
     errors.push_back(file + ": " + (at.empty() ? "" : at + ": ") + "invalid JSON: " + e.what());
     return;
@@ -176,8 +180,8 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
     errors.push_back(file + ": invalid JSON: " + e.what());
     return;
   }
-  for (const std::string& key : duplicates) errors.push_back(file + ": key '" + key + "' given twice");
-  if (!duplicates.empty()) return;
+  for (const std::string& problem : problems) errors.push_back(file + ": " + problem);
+  if (!problems.empty()) return;
   if (!j.is_object()) {
     errors.push_back(file + ": the configuration must be a JSON object");
     return;
@@ -212,7 +216,7 @@ ConfigResult load_config(const std::string& file, const std::vector<std::string>
         value = Json::parse(text);
         apply("--set", key, value, table, result.errors);
       } catch (const Json::parse_error&) {
-        result.errors.push_back("--set " + key + ": '" + text + "' is not a number or true/false");
+        result.errors.push_back("--set " + key + ": '" + text + "' is not a number");
       } catch (const Json::exception& e) {  // 1e400
         result.errors.push_back("--set " + key + ": '" + text + "': " + e.what());
       }

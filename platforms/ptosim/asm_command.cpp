@@ -99,6 +99,10 @@ int asm_command(const Args& args) {
     asm_usage(std::cout);
     return 0;
   }
+  if (!options->output.empty() && same_file(options->output, options->input)) {
+    std::cerr << "ptosim asm: -o '" << options->output << "' is the input file\n";
+    return 2;
+  }
   if (options->output.empty() && !options->hex) {
     std::cerr << "ptosim asm: nothing to do: give -o FILE.bin and/or --hex\n";
     return 2;

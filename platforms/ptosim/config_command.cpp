@@ -14,9 +14,10 @@ int config_command(const Args& args) {
   std::vector<std::string> sets;
   bool list = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if ((args[i] == "--config" || args[i] == "--set") && i + 1 < args.size()) {
-      if (args[i + 1].empty() || (args[i] == "--config" && !file.empty())) {
-        std::cerr << "ptosim config: " << args[i] << (args[i + 1].empty() ? " needs a value" : " given twice") << "\n";
+    if (args[i] == "--config" || args[i] == "--set") {
+      if (i + 1 == args.size() || args[i + 1].empty() || (args[i] == "--config" && !file.empty())) {
+        std::cerr << "ptosim config: " << args[i] << (i + 1 < args.size() && !args[i + 1].empty() ? " given twice" : " needs a value")
+                  << "\n";
         return 2;
       }
       (args[i] == "--config" ? file : sets.emplace_back()) = args[i + 1];

@@ -547,13 +547,7 @@ bool parse_program_text(const std::string& text, const std::string& path, Progra
 
 bool parse_program_file(const std::string& path, ProgramFile& out, std::string& error) {
   const auto text = read_file(path, error);
-  if (!text) {
-    // Every program error starts with the file's name; read_file says "cannot read 'PATH': why".
-    const std::string prefix = "cannot read '" + path + "': ";
-    error = path + ": cannot open program file: " + (error.rfind(prefix, 0) == 0 ? error.substr(prefix.size()) : error);
-    return false;
-  }
-  return parse_program_text(*text, path, out, error);
+  return text && parse_program_text(*text, path, out, error);
 }
 
 }  // namespace ptosim::platforms

@@ -37,7 +37,7 @@ struct ProgramFile {
 };
 
 /// Reads and parses `path`. On error returns false with `error` = "file:line:column: message", or
-/// "file: cannot open program file: why" when it cannot be read (missing, a directory).
+/// "cannot read 'file': why" when it cannot be read (missing, a directory).
 bool parse_program_file(const std::string& path, ProgramFile& out, std::string& error);
 /// Parses program text (for tests); `path` names it in messages and anchors relative .file paths.
 bool parse_program_text(const std::string& text, const std::string& path, ProgramFile& out, std::string& error);

@@ -3,6 +3,7 @@
 // reports (summary, dumps, --stats JSON, --vcd/--fst traces with a .gtkw layout).
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,11 +27,14 @@
 #include "model/bundle/instruction.h"
 #include "model/numeric/scalar_ops.h"
 #include "platforms/config/config_loader.h"
+#include "platforms/files.h"
 #include "platforms/ptosim/commands.h"
 #include "platforms/ptosim/program_file.h"
 #include "platforms/run_report.h"
 #include "platforms/tile_top.h"
 #include "traces/gtkw_writer.h"
+
+extern char** environ;  // POSIX: the environment a spawned program inherits
 
 namespace ptosim::platforms {
 
@@ -82,15 +86,6 @@ bool parse_cycles(const std::string& s, std::uint64_t& v) {
 
 /// The trace a run shows the user (its .gtkw and filters are named after it).
 const std::string& shown_trace(const RunOptions& o) { return o.fst.empty() ? o.vcd : o.fst; }
-
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  if (std::filesystem::equivalent(a, b, ec)) return true;  // both exist (links and all)
-  const auto canonical_a = std::filesystem::weakly_canonical(a, ec);
-  if (ec) return a == b;
-  const auto canonical_b = std::filesystem::weakly_canonical(b, ec);
-  return ec ? a == b : canonical_a == canonical_b;
-}
 
 /// Every file a run writes is a different file, and none is one it reads; vcd2fst replaces its
 /// output, so an FST target must be a regular file if it exists.
@@ -256,51 +251,92 @@ void print_dump(std::ostream& os, TileTop& top, const model::TileRef& ref, bool 
   }
 }
 
-/// A new empty file "FST.XXXXXX.vcd" beside an FST target (nothing of the user's is overwritten),
-/// removed when it goes out of scope unless kept.
-class TemporaryVcd {
+/// A new empty file "NEAR.XXXXXX<suffix>" beside `near` (nothing of the user's is touched), with
+/// the mode a new file gets; removed when it goes out of scope unless kept or moved into place.
+class TemporaryFile {
  public:
-  explicit TemporaryVcd(const std::string& fst) : m_path(fst + ".XXXXXX.vcd") {
-    const int fd = mkstemps(m_path.data(), 4);
-    if (fd < 0)
+  TemporaryFile(const std::string& near, const std::string& suffix) : m_path(near + ".XXXXXX" + suffix) {
+    const int fd = mkstemps(m_path.data(), static_cast<int>(suffix.size()));
+    if (fd < 0) {
       m_path.clear();
-    else
-      close(fd);
+      return;
+    }
+    const mode_t mask = umask(0);  // mkstemps makes it private; the user's file should not be
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    close(fd);
   }
-  ~TemporaryVcd() {
+  ~TemporaryFile() {
     if (!m_path.empty() && !m_kept) std::remove(m_path.c_str());
   }
-  TemporaryVcd(const TemporaryVcd&) = delete;
-  TemporaryVcd& operator=(const TemporaryVcd&) = delete;
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
   /// Empty when the file could not be created (errno says why).
   const std::string& path() const { return m_path; }
   void keep() { m_kept = true; }
+  /// Renames the file to `target` (replacing it); false with errno set if it cannot.
+  bool move_to(const std::string& target) {
+    if (std::rename(m_path.c_str(), target.c_str()) != 0) return false;
+    m_kept = true;
+    return true;
+  }
 
  private:
   std::string m_path;
   bool m_kept = false;
 };
 
-/// Runs GTKWave's vcd2fst on `vcd`, without a shell (paths are not interpreted); what went wrong,
-/// or nothing.
+/// An output written when the run is over but checked before it, without emptying what is there:
+/// opened for appending first, replaced at the end. A file it created is removed if the run stops
+/// before writing it.
+class LateOutput {
+ public:
+  ~LateOutput() {
+    if (m_created && !m_written) std::remove(m_path.c_str());
+  }
+  bool check(const std::string& path, std::string& error) {
+    std::error_code ec;
+    m_created = !std::filesystem::exists(path, ec);
+    errno = 0;
+    if (!std::ofstream(path, std::ios::app)) {
+      error = "cannot write '" + path + "': " + (errno != 0 ? std::strerror(errno) : "unknown error");
+      m_created = false;
+      return false;
+    }
+    m_path = path;
+    return true;
+  }
+  bool write(const std::string& contents, std::string& error) {
+    m_written = true;
+    return write_file(m_path, contents, error);
+  }
+
+ private:
+  std::string m_path;
+  bool m_created = false;
+  bool m_written = false;
+};
+
+/// Runs GTKWave's vcd2fst on `vcd`, without a shell (paths are not interpreted, and named by its
+/// options, a path starting with '-' is no option); what went wrong, or nothing.
 std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
   posix_spawn_file_actions_t quiet;
-  posix_spawn_file_actions_init(&quiet);
-  posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
-  std::string program = "vcd2fst";
-  std::vector<char*> argv{program.data(), const_cast<char*>(vcd.c_str()), const_cast<char*>(fst.c_str()), nullptr};
+  if (posix_spawn_file_actions_init(&quiet) != 0) return "cannot run vcd2fst: out of memory";
+  const bool redirected = posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0) == 0 &&
+                          posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0) == 0;
+  std::string program = "vcd2fst", vcd_option = "--vcdname=" + vcd, fst_option = "--fstname=" + fst;
+  std::vector<char*> argv{program.data(), vcd_option.data(), fst_option.data(), nullptr};
   pid_t pid = 0;
-  const int spawn_error = posix_spawnp(&pid, "vcd2fst", &quiet, nullptr, argv.data(), environ);
+  const int spawn_error = redirected ? posix_spawnp(&pid, "vcd2fst", &quiet, nullptr, argv.data(), environ) : ENOMEM;
   posix_spawn_file_actions_destroy(&quiet);
   if (spawn_error != 0) return "cannot run vcd2fst (is GTKWave installed?): " + std::string(std::strerror(spawn_error));
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return "waiting for vcd2fst failed";
+    if (errno != EINTR) return "waiting for vcd2fst failed: " + std::string(std::strerror(errno));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "vcd2fst failed";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(fst, ec) || std::filesystem::file_size(fst, ec) == 0)
-    return "vcd2fst wrote no '" + fst + "'";
+    return "vcd2fst wrote no FST";
   return {};
 }
 
@@ -322,13 +358,10 @@ int simulate(const RunOptions& o) {
     for (const std::string& e : config.errors) std::cerr << "ptosim run: " << e << "\n";
     return 2;
   }
-  std::ofstream stats_out;  // opened before the run: an unwritable path is bad input, found first
-  if (!o.stats.empty()) {
-    stats_out.open(o.stats);
-    if (!stats_out) {
-      std::cerr << "ptosim run: cannot write '" << o.stats << "'\n";
-      return 2;
-    }
+  LateOutput stats_out;  // an unwritable path is bad input, found before the run
+  if (!o.stats.empty() && !stats_out.check(o.stats, error)) {
+    std::cerr << "ptosim run: --stats: " << error << "\n";
+    return 2;
   }
 
   TileTop top("top", config.params, o.allocation, o.timing_only);
@@ -346,8 +379,8 @@ int simulate(const RunOptions& o) {
   top.dispatcher.set_program(&front_end);
 
   // An FST is converted from a VCD written first to a fresh file beside it.
-  std::optional<TemporaryVcd> fst_source;
-  if (!o.fst.empty()) fst_source.emplace(o.fst);
+  std::optional<TemporaryFile> fst_source;
+  if (!o.fst.empty()) fst_source.emplace(o.fst, ".vcd");
   const std::string trace_path = fst_source ? fst_source->path() : o.vcd;
   if (fst_source && trace_path.empty()) {
     std::cerr << "ptosim run: --fst: cannot create a temporary VCD beside '" << o.fst << "': " << std::strerror(errno) << "\n";
@@ -400,7 +433,12 @@ int simulate(const RunOptions& o) {
     }
     const std::string& shown = shown_trace(o);
     if (!o.fst.empty()) {
-      const std::string problem = convert_to_fst(trace_path, o.fst);
+      // Converted beside the target and renamed onto it: a failed conversion leaves it as it was.
+      TemporaryFile fst(o.fst, ".fst");
+      std::string problem = fst.path().empty() ? "cannot create a file beside '" + o.fst + "': " + std::strerror(errno)
+                                               : convert_to_fst(trace_path, fst.path());
+      if (problem.empty() && !fst.move_to(o.fst))
+        problem = "cannot rename the FST to '" + o.fst + "': " + std::strerror(errno);
       if (!problem.empty()) {
         std::cerr << "ptosim run: " << problem << "; the VCD is at " << trace_path << "\n";
         fst_source->keep();
@@ -457,13 +495,9 @@ int simulate(const RunOptions& o) {
   }
   if (!o.quiet && !o.timing_only)
     for (const model::TileRef& ref : program.dumps) print_dump(std::cout, top, ref, o.hex);
-  if (stats_out.is_open()) {
-    stats_out << run_report(top, config.params, total_cycles).dump(2) << "\n";
-    stats_out.close();
-    if (!stats_out) {
-      std::cerr << "ptosim run: writing statistics '" << o.stats << "' failed (disk full?)\n";
-      return 3;
-    }
+  if (!o.stats.empty() && !stats_out.write(run_report(top, config.params, total_cycles).dump(2) + "\n", error)) {
+    std::cerr << "ptosim run: --stats: " << error << "\n";
+    return 3;
   }
   return faulted ? 1 : 0;
 }

@@ -2,8 +2,11 @@
 // The ptosim program end to end: run (values, VCD), exec (scenario contract), and bad input.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -28,9 +31,10 @@ struct Outcome {
   std::string err;
 };
 
-Outcome run(const std::string& args) {
+/// Runs `ptosim ARGS` through the shell, with `environment` ("NAME=value ...") set for it.
+Outcome run(const std::string& args, const std::string& environment = "") {
   const std::string out = scratch("stdout.txt"), err = scratch("stderr.txt");
-  const std::string cmd = std::string(PTOSIM_EXE) + " " + args + " >" + out + " 2>" + err;
+  const std::string cmd = environment + " " + PTOSIM_EXE + " " + args + " >" + out + " 2>" + err;
   const int raw = std::system(cmd.c_str());
   return Outcome{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
 }
@@ -209,7 +213,7 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
   SECTION("missing program file") {
     const Outcome r = run("run /nonexistent/prog.pto");
     CHECK(r.status == 2);
-    CHECK(r.err.find("/nonexistent/prog.pto: cannot open") != std::string::npos);
+    CHECK(r.err.find("cannot read '/nonexistent/prog.pto': No such file or directory") != std::string::npos);
   }
   SECTION("missing scenario file, or a directory") {
     const Outcome r = run("exec /nonexistent/s.json");
@@ -296,9 +300,21 @@ TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each
   const Outcome input = run("run " + prog + " --stats " + prog);
   CHECK(input.status == 2);
   CHECK(input.err.find("the program and --stats name the same file") != std::string::npos);
+  const Outcome dotted = run("run " + prog + " --stats " + stats + " --vcd ./" + stats);  // neither exists yet
+  CHECK(dotted.status == 2);
+  CHECK(dotted.err.find("--stats and --vcd name the same file") != std::string::npos);
   const Outcome full = run("run " + prog + " --quiet --stats /dev/full");
   CHECK(full.status == 3);
-  CHECK(full.err.find("writing statistics '/dev/full' failed") != std::string::npos);
+  CHECK(full.err.find("--stats: cannot write '/dev/full': No space left on device") != std::string::npos);
+  // A run that stops before writing its statistics leaves an existing file as it was, and no new one.
+  const std::string kept = scratch("kept.json"), fresh = scratch("fresh.json");
+  std::ofstream(kept) << "{\"old\": 1}\n";
+  std::remove(fresh.c_str());
+  const std::string too_late = " --vcd " + vcd + " --trace-window 40000000000000000:";  // beyond the time range
+  CHECK(run("run " + prog + " --stats " + kept + too_late).status == 2);
+  CHECK(slurp(kept) == "{\"old\": 1}\n");
+  CHECK(run("run " + prog + " --stats " + fresh + too_late).status == 2);
+  CHECK(!std::ifstream(fresh).good());
   const Outcome config_twice = run("config --config a.json --config b.json");
   CHECK(config_twice.status == 2);
   CHECK(config_twice.err.find("--config given twice") != std::string::npos);
@@ -320,9 +336,44 @@ TEST_CASE("ptosim run --fst: any path is a file name (never shell text) and noth
   CHECK(slurp(fst + ".gtkw").find("[dumpfile] \"" + fst + "\"") != std::string::npos);
   CHECK(slurp(fst + ".vcd") == "mine\n");
   CHECK(!std::ifstream(marker).good());
+  // The temporary VCD and FST beside the target are gone.
+  const std::string stem = std::filesystem::path(fst).filename().string() + ".";
+  for (const auto& entry : std::filesystem::directory_iterator("."))
+    if (const std::string name = entry.path().filename().string(); name.rfind(stem, 0) == 0)
+      CHECK((name == stem + "vcd" || name == stem + "gtkw" || name == stem + "opcodes.txt" || name == stem + "states.txt"));
+  // A name that starts with '-' is a file name too.
+  const std::string dash = "-" + scratch("dash.fst");
+  const Outcome dashed = run("run " + prog + " --quiet --fst " + dash);
+  INFO(dashed.err);
+  CHECK(dashed.status == 0);
+  CHECK(!slurp(dash).empty());
   const Outcome device = run("run " + prog + " --quiet --fst /tmp");
   CHECK(device.status == 2);
   CHECK(device.err.find("--fst: '/tmp' exists and is not a regular file") != std::string::npos);
+}
+
+TEST_CASE("ptosim run --fst: a failed conversion leaves the FST target as it was and keeps the VCD", "[cli]") {
+  const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+  // A vcd2fst that writes junk to its output and fails, found first on the PATH.
+  const std::string bin = scratch("fakebin");
+  std::filesystem::create_directories(bin);
+  const std::string fake = bin + "/vcd2fst";
+  std::ofstream(fake) << "#!/bin/sh\nfor a; do case \"$a\" in --fstname=*) echo junk > \"${a#--fstname=}\";; esac; done\nexit 1\n";
+  std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  const std::string fst = scratch("precious.fst");
+  std::ofstream(fst) << "precious\n";
+  const Outcome r = run("run " + prog + " --quiet --fst " + fst, "PATH=" + bin + ":\"$PATH\"");
+  CHECK(r.status == 3);
+  CHECK(slurp(fst) == "precious\n");
+  const auto at = r.err.find("the VCD is at ");
+  REQUIRE(at != std::string::npos);
+  const std::string vcd = r.err.substr(at + 14, r.err.find('\n', at) - at - 14);
+  CHECK(slurp(vcd).find("$enddefinitions") != std::string::npos);
+  // Kept for the user: readable as any new file of theirs, not private like a temporary one.
+  const mode_t mask = umask(0);
+  umask(mask);
+  CHECK((static_cast<unsigned>(std::filesystem::status(vcd).permissions()) & 0777u) == (0666u & ~mask));
+  std::remove(vcd.c_str());
 }
 
 TEST_CASE("ptosim run: a Local input tile larger than any B.IOT destination (128 KiB) simulates", "[cli]") {
@@ -410,5 +461,9 @@ TEST_CASE("ptosim asm and disasm report bad input precisely", "[cli]") {
   CHECK(full.status == 1);
   CHECK(full.err.find("cannot write '/dev/full': No space left on device") != std::string::npos);
   CHECK(run("asm " + src + " -o a.bin -o b.bin").err.find("-o given twice") != std::string::npos);
+  const Outcome self = run("asm " + src + " -o ./" + src);
+  CHECK(self.status == 2);
+  CHECK(self.err.find("is the input file") != std::string::npos);
+  CHECK(slurp(src) == "BSTART.SFU TROWSUM, FP32\nBSTOP\n");
   CHECK(run("disasm " + write_file("odd.bin", "\x81\x91\x01")).status != 0);  // a truncated word
 }

@@ -101,6 +101,9 @@ TEST_CASE("A key given twice in one object is an error naming its path", "[confi
           R"({ "sfu": { "class": { "row_reduce": { "startup_cycles": 1 }, "row_minmax": { "startup_cycles": 1 } } } })"),
       {});
   CHECK(r.errors.empty());
+  // A dotted key would be a second name for a nested one, so it could repeat it unseen.
+  const auto dotted = load_config(write(R"({ "sfu.bytes_per_cycle": 64, "sfu": { "bytes_per_cycle": 32 } })"), {});
+  CHECK(has_error(dotted.errors, "key 'sfu.bytes_per_cycle' has a dot: nest it"));
 }
 
 TEST_CASE("An empty object is a key only where keys lie below it", "[config]") {

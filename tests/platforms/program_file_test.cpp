@@ -124,9 +124,9 @@ TEST_CASE("A directory as the program or as a .file is an error, not an empty in
   ProgramFile p;
   std::string error;
   CHECK_FALSE(platforms::parse_program_file(dir, p, error));
-  CHECK(error == dir + ": cannot open program file: is a directory");
+  CHECK(error == "cannot read '" + dir + "': is a directory");
   CHECK_FALSE(platforms::parse_program_file("/nonexistent/p.pto", p, error));
-  CHECK(error == "/nonexistent/p.pto: cannot open program file: No such file or directory");
+  CHECK(error == "cannot read '/nonexistent/p.pto': No such file or directory");
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 " + dir + "\n") ==
         "p.pto:2:11: cannot read '" + dir + "': is a directory");
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 " + dir + ".bin\n") ==
@@ -142,12 +142,20 @@ TEST_CASE("A directory as the program or as a .file is an error, not an empty in
 TEST_CASE("Integer .random bounds are exact up to 2^63 - 1 in magnitude and must fit the tile's type", "[program]") {
   const ProgramFile s =
       parse_ok(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775807 max=-9223372036854775806\n");
-  for (const auto& v : s.tiles[0].data[0])
-    if (v) CHECK((*v == 0x8000000000000001u || *v == 0x8000000000000002u));
+  REQUIRE(s.tiles[0].data[0].size() >= 8);
+  for (std::size_t i = 0; i < 8; ++i) {  // the valid region: one row of 8
+    const auto& v = s.tiles[0].data[0][i];
+    REQUIRE(v);
+    CHECK((*v == 0x8000000000000001u || *v == 0x8000000000000002u));
+  }
   const ProgramFile u =
       parse_ok(".tile T#1 U64 cols=8 valid=1x8\n.random T#1 min=+9223372036854775806 max=9223372036854775807\n");
-  for (const auto& v : u.tiles[0].data[0])
-    if (v) CHECK((*v == 0x7FFFFFFFFFFFFFFEu || *v == 0x7FFFFFFFFFFFFFFFu));
+  REQUIRE(u.tiles[0].data[0].size() >= 8);
+  for (std::size_t i = 0; i < 8; ++i) {  // the valid region: one row of 8
+    const auto& v = u.tiles[0].data[0][i];
+    REQUIRE(v);
+    CHECK((*v == 0x7FFFFFFFFFFFFFFEu || *v == 0x7FFFFFFFFFFFFFFFu));
+  }
   parse_ok(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775807 max=9223372036854775807\n");
   CHECK(parse_error(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775808\n") ==
         "p.pto:2:17: min: -9223372036854775808 is out of range (|min| < 2^63)");
