@@ -140,22 +140,20 @@ TEST_CASE("A directory as the program or as a .file is an error, not an empty in
 }
 
 TEST_CASE("Integer .random bounds are exact up to 2^63 - 1 in magnitude and must fit the tile's type", "[program]") {
-  const ProgramFile s =
-      parse_ok(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775807 max=-9223372036854775806\n");
-  REQUIRE(s.tiles[0].data[0].size() >= 8);
-  for (std::size_t i = 0; i < 8; ++i) {  // the valid region: one row of 8
-    const auto& v = s.tiles[0].data[0][i];
-    REQUIRE(v);
-    CHECK((*v == 0x8000000000000001u || *v == 0x8000000000000002u));
-  }
-  const ProgramFile u =
-      parse_ok(".tile T#1 U64 cols=8 valid=1x8\n.random T#1 min=+9223372036854775806 max=9223372036854775807\n");
-  REQUIRE(u.tiles[0].data[0].size() >= 8);
-  for (std::size_t i = 0; i < 8; ++i) {  // the valid region: one row of 8
-    const auto& v = u.tiles[0].data[0][i];
-    REQUIRE(v);
-    CHECK((*v == 0x7FFFFFFFFFFFFFFEu || *v == 0x7FFFFFFFFFFFFFFFu));
-  }
+  // Every element of the valid region (one row of 8) is one of the two bounds.
+  const auto drawn_from = [](const std::string& program, std::uint64_t low, std::uint64_t high) {
+    const ProgramFile f = parse_ok(program);
+    REQUIRE(f.tiles[0].data[0].size() >= 8);
+    for (std::size_t i = 0; i < 8; ++i) {
+      const auto& v = f.tiles[0].data[0][i];
+      REQUIRE(v);
+      CHECK((*v == low || *v == high));
+    }
+  };
+  drawn_from(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775807 max=-9223372036854775806\n",
+             0x8000000000000001u, 0x8000000000000002u);
+  drawn_from(".tile T#1 U64 cols=8 valid=1x8\n.random T#1 min=+9223372036854775806 max=9223372036854775807\n",
+             0x7FFFFFFFFFFFFFFEu, 0x7FFFFFFFFFFFFFFFu);
   parse_ok(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775807 max=9223372036854775807\n");
   CHECK(parse_error(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775808\n") ==
         "p.pto:2:17: min: -9223372036854775808 is out of range (|min| < 2^63)");
