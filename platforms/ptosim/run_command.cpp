@@ -308,6 +308,14 @@ class LateOutput {
   }
   bool write(const std::string& contents, std::string& error) {
     m_written = true;
+    // To the program's own standard output (--stats /dev/stdout): after the summary, not over it.
+    struct stat out {}, target {};
+    if (fstat(STDOUT_FILENO, &out) == 0 && stat(m_path.c_str(), &target) == 0 && out.st_dev == target.st_dev &&
+        out.st_ino == target.st_ino) {
+      std::cout << contents << std::flush;
+      if (!std::cout) error = "cannot write '" + m_path + "'";
+      return static_cast<bool>(std::cout);
+    }
     return write_file(m_path, contents, error);
   }
 

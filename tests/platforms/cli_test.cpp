@@ -315,6 +315,10 @@ TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each
   CHECK(slurp(kept) == "{\"old\": 1}\n");
   CHECK(run("run " + prog + " --stats " + fresh + too_late).status == 2);
   CHECK(!std::ifstream(fresh).good());
+  const Outcome to_stdout = run("run " + prog + " --quiet --stats /dev/stdout");
+  CHECK(to_stdout.status == 0);
+  CHECK(to_stdout.out.rfind("ptosim run ", 0) == 0);  // the summary, then the statistics
+  CHECK(to_stdout.out.find("\"simulated_cycles\": 49") != std::string::npos);
   const Outcome config_twice = run("config --config a.json --config b.json");
   CHECK(config_twice.status == 2);
   CHECK(config_twice.err.find("--config given twice") != std::string::npos);
