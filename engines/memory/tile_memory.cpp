@@ -86,14 +86,20 @@ bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
   const std::uint64_t addr = gp.get_address();
   const std::uint64_t len = gp.get_data_length();
   if (gp.get_byte_enable_ptr()) return false;  // tile payloads move whole bytes
+  if (gp.is_read()) {
+    // A read changes nothing: bytes a slot has not grown to yet read as zero (growing could move
+    // the slot and revoke direct pointers to it).
+    if (!in_slot(addr, len)) return false;
+    const auto slot = static_cast<unsigned>(m_slot_stride.quotient(addr));
+    const std::uint64_t offset = m_slot_stride.remainder(addr), size = m_storage.size(slot);
+    const std::uint64_t held = offset < size ? std::min(len, size - offset) : 0;
+    if (held != 0) std::memcpy(gp.get_data_ptr(), m_storage.data(slot) + offset, held);
+    std::memset(gp.get_data_ptr() + held, 0, len - held);
+    return true;
+  }
   const auto s = slot_of(addr, len);
   if (!s) return false;
-  const std::uint64_t offset = m_slot_stride.remainder(addr);
-  if (gp.is_read()) {
-    std::memcpy(gp.get_data_ptr(), m_storage.data(*s) + offset, len);
-  } else if (gp.is_write()) {
-    std::memcpy(m_storage.data(*s) + offset, gp.get_data_ptr(), len);
-  }
+  if (gp.is_write()) std::memcpy(m_storage.data(*s) + m_slot_stride.remainder(addr), gp.get_data_ptr(), len);
   return true;
 }
 
@@ -256,18 +262,7 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
 }
 
 unsigned int TileMemory::transport_dbg(tlm::tlm_generic_payload& gp) {
-  const std::uint64_t addr = gp.get_address(), len = gp.get_data_length();
-  if (gp.is_read() && !gp.get_byte_enable_ptr() && in_slot(addr, len)) {
-    // A debug read changes nothing: bytes a slot has not grown to yet read as zero (slot_of would
-    // grow it, and revoke direct pointers to it).
-    const auto slot = static_cast<unsigned>(m_slot_stride.quotient(addr));
-    const std::uint64_t offset = m_slot_stride.remainder(addr), size = m_storage.size(slot);
-    const std::uint64_t held = offset < size ? std::min(len, size - offset) : 0;
-    if (held != 0) std::memcpy(gp.get_data_ptr(), m_storage.data(slot) + offset, held);
-    std::memset(gp.get_data_ptr() + held, 0, len - held);
-    return static_cast<unsigned int>(len);
-  }
-  return move_data(gp) ? static_cast<unsigned int>(len) : 0;
+  return move_data(gp) ? static_cast<unsigned int>(gp.get_data_length()) : 0;
 }
 
 }  // namespace ptosim::engines

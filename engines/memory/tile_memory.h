@@ -86,7 +86,8 @@ class TileMemory : public sc_core::sc_module {
   tlm::tlm_response_status book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_time& delay);
   /// Lets every instance book for itself again (catching up the calendars of those that mirrored).
   void stop_mirroring();
-  /// Copies between the payload and storage; returns false on an out-of-slot access.
+  /// Copies between the payload and storage (a read never grows a slot); returns false on an
+  /// out-of-slot access.
   bool move_data(tlm::tlm_generic_payload& gp);
 
   Clocked m_clock;

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "model/bundle/instruction.h"
+#include "model/common/text.h"
 #include "model/numeric/float_format.h"
 #include "model/numeric/scalar_ops.h"
 #include "model/state/element_access.h"
@@ -65,13 +66,6 @@ std::optional<std::uint64_t> parse_uint(const std::string& text) {
   return v * scale;
 }
 
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
 /// Whether `text`, which parse_value read as `bits` of floating or scale type `t`, is a finite
 /// decimal beyond the type's finite range. parse_value applies the type's overflow rule there
 /// (FP32: inf; E4M3, E8M0: NaN; E3M2, E2M3 and the FP4 lanes, which have neither: the largest
@@ -84,7 +78,7 @@ bool overflows(model::DataType t, std::string_view text, std::uint64_t bits) {
   std::string_view magnitude = text;
   if (!magnitude.empty() && (magnitude[0] == '+' || magnitude[0] == '-')) magnitude.remove_prefix(1);
   for (const char* special : {"inf", "infinity", "nan"})
-    if (equals_ignoring_case(magnitude, special)) return false;
+    if (model::iequal(magnitude, special)) return false;
   if (!std::isfinite(model::numeric::to_double(t, bits))) return true;
   if (f->has_inf || f->nan != model::numeric::NanStyle::None) return false;
   // Rounded with an unbounded exponent, the value overflows from half a step above the largest

@@ -87,6 +87,14 @@ bool parse_cycles(const std::string& s, std::uint64_t& v) {
 /// The trace a run shows the user (its .gtkw and filters are named after it).
 const std::string& shown_trace(const RunOptions& o) { return o.fst.empty() ? o.vcd : o.fst; }
 
+/// The files written beside a trace: GTKWave's layout and the translate filters it names.
+struct TraceCompanions {
+  std::string layout, opcodes, states;
+};
+TraceCompanions companions_of(const std::string& trace) {
+  return {trace + ".gtkw", trace + ".opcodes.txt", trace + ".states.txt"};
+}
+
 /// Every file a run writes is a different file, and none is one it reads; vcd2fst replaces its
 /// output, so an FST target must be a regular file if it exists.
 bool distinct_files(const RunOptions& o, std::string& error) {
@@ -95,7 +103,8 @@ bool distinct_files(const RunOptions& o, std::string& error) {
   if (!o.stats.empty()) files.emplace_back("--stats", o.stats);
   if (const std::string& t = shown_trace(o); !t.empty()) {
     const std::string option = o.fst.empty() ? "--vcd" : "--fst";
-    for (const char* suffix : {"", ".gtkw", ".opcodes.txt", ".states.txt"}) files.emplace_back(option, t + suffix);
+    const TraceCompanions c = companions_of(t);
+    for (const std::string& f : {t, c.layout, c.opcodes, c.states}) files.emplace_back(option, f);
   }
   for (std::size_t i = 0; i < files.size(); ++i)
     for (std::size_t j = i + 1; j < files.size(); ++j)
@@ -456,15 +465,13 @@ int simulate(const RunOptions& o) {
     std::vector<std::pair<unsigned, std::string>> ops;
     for (int i = 0; i < model::kOperationCount; ++i)
       ops.emplace_back(i, model::operation_mnemonic(static_cast<model::Operation>(i)));
-    const std::string filter = shown + ".opcodes.txt";
-    const std::string states = shown + ".states.txt";
-    const std::string layout = shown + ".gtkw";
+    const TraceCompanions c = companions_of(shown);
     for (const auto& [path, written] :
-         {std::pair{filter, traces::write_translate_filter(filter, ops)},
-          std::pair{states, traces::write_translate_filter(
-                                states, {{0, "Idle"}, {1, "Decode"}, {2, "WaitDependency"}, {3, "Preflight"},
-                                         {4, "WaitQueue"}, {5, "WaitReorder"}, {6, "Drain"}, {7, "Done"}})},
-          std::pair{layout, traces::write_gtkw(layout, shown, recorder, {{"opcode", filter}, {"state", states}})}})
+         {std::pair{c.opcodes, traces::write_translate_filter(c.opcodes, ops)},
+          std::pair{c.states, traces::write_translate_filter(
+                                  c.states, {{0, "Idle"}, {1, "Decode"}, {2, "WaitDependency"}, {3, "Preflight"},
+                                             {4, "WaitQueue"}, {5, "WaitReorder"}, {6, "Drain"}, {7, "Done"}})},
+          std::pair{c.layout, traces::write_gtkw(c.layout, shown, recorder, {{"opcode", c.opcodes}, {"state", c.states}})}})
       if (!written) {
         std::cerr << "ptosim run: writing '" << path << "' failed\n";
         return 3;
