@@ -1,314 +1,124 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "traces/vcd_recorder.h"
 
-#include <algorithm>
-#include <charconv>
-#include <cstring>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
 
 namespace ptosim::traces {
 
-namespace {
+/// The writer's thread and the blocks of reports on their way to it. Blocks come back for reuse;
+/// at most kWaiting wait, so a writer slower than the simulation holds the simulation back rather
+/// than letting the reports fill memory.
+class VcdRecorder::WriterThread {
+ public:
+  explicit WriterThread(VcdRecorder& rec) : m_thread([this, &rec] { run(rec); }) {}
+  ~WriterThread() { finish(); }
 
-// VCD identifier codes: printable characters 33..126, base 94.
-std::string code_of(std::size_t index) {
-  std::string code;
-  do {
-    code.push_back(static_cast<char>(33 + index % 94));
-    index /= 94;
-  } while (index != 0);
-  return code;
-}
-
-std::vector<std::string> split_scope(const std::string& scope) {
-  std::vector<std::string> parts;
-  std::string part;
-  for (char c : scope) {
-    if (c == '.') {
-      if (!part.empty()) parts.push_back(part);
-      part.clear();
-    } else {
-      part.push_back(c);
+  /// Takes `block`, full, and gives back an empty one (waiting while too many wait).
+  void hand_over(std::vector<Report>& block) {
+    std::unique_lock<std::mutex> lock(m_mutex);
+    m_taken.wait(lock, [&] { return m_waiting.size() < kWaiting; });
+    m_waiting.push_back(std::move(block));
+    block.clear();  // a moved-from vector's state is unspecified
+    if (!m_spare.empty()) {
+      block = std::move(m_spare.back());
+      m_spare.pop_back();
     }
+    lock.unlock();
+    m_added.notify_one();
   }
-  if (!part.empty()) parts.push_back(part);
-  return parts;
-}
+  /// Returns once the writer has applied every block handed over.
+  void finish() {
+    {
+      const std::lock_guard<std::mutex> lock(m_mutex);
+      m_finishing = true;
+    }
+    m_added.notify_one();
+    if (m_thread.joinable()) m_thread.join();
+  }
 
-// Every byte in binary: all eight digits, and without leading zeros (for a value's first byte).
-struct ByteBits {
-  char full[256][8];
-  char lead[256][8];
-  unsigned char lead_len[256];
-  constexpr ByteBits() : full(), lead(), lead_len() {
-    for (int v = 0; v < 256; ++v) {
-      int len = 1;
-      while (len < 8 && (v >> len) != 0) ++len;
-      lead_len[v] = static_cast<unsigned char>(len);
-      for (int b = 0; b < 8; ++b) {
-        full[v][b] = static_cast<char>('0' + ((v >> (7 - b)) & 1));
-        if (b < len) lead[v][b] = static_cast<char>('0' + ((v >> (len - 1 - b)) & 1));
+ private:
+  static constexpr std::size_t kWaiting = 8;
+
+  void run(VcdRecorder& rec) {
+    for (;;) {
+      std::vector<Report> block;
+      {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_added.wait(lock, [&] { return !m_waiting.empty() || m_finishing; });
+        if (m_waiting.empty()) return;
+        block = std::move(m_waiting.front());
+        m_waiting.pop_front();
       }
+      m_taken.notify_one();
+      rec.apply(block);
+      block.clear();
+      const std::lock_guard<std::mutex> lock(m_mutex);
+      m_spare.push_back(std::move(block));
     }
   }
+
+  std::mutex m_mutex;
+  std::condition_variable m_added;  ///< a block waits, or finishing
+  std::condition_variable m_taken;  ///< the writer took a block
+  std::deque<std::vector<Report>> m_waiting;
+  std::vector<std::vector<Report>> m_spare;
+  bool m_finishing = false;
+  std::thread m_thread;  ///< last: it starts once the rest is ready
 };
-constexpr ByteBits kByteBits;
 
-/// The eight decimal digits of `v` (below 10^8) as byte values 0..9, the most significant first
-/// in memory (little-endian), computed in parallel lanes: 4-digit halves, then 2-digit quarters,
-/// then digits, each split by a multiply-and-shift division exact in its range.
-[[gnu::always_inline]] inline std::uint64_t eight_digits(std::uint32_t v) {
-  const std::uint64_t halves = v / 10000 | std::uint64_t{v % 10000} << 32;
-  const std::uint64_t hundreds = (halves * 10486 >> 20) & 0x0000007F0000007FULL;  // n / 100, n < 10^4
-  const std::uint64_t quarters = hundreds | (halves - hundreds * 100) << 16;
-  const std::uint64_t tens = (quarters * 103 >> 10) & 0x000F000F000F000FULL;  // n / 10, n < 100
-  return tens | (quarters - tens * 10) << 8;
-}
+VcdRecorder::VcdRecorder() { m_block.reserve(kBlockReports); }
 
-constexpr std::uint64_t kAsciiZeros = 0x3030303030303030ULL;
-
-/// Writes `v` (below 10^8) with exactly eight digits.
-[[gnu::always_inline]] inline char* write_eight_digits(char* p, std::uint32_t v) {
-  const std::uint64_t text = eight_digits(v) | kAsciiZeros;
-  std::memcpy(p, &text, 8);
-  return p + 8;
-}
-
-/// Writes `v` (below 10^8) without leading zeros; the eight bytes at `p` must be writable.
-[[gnu::always_inline]] inline char* write_decimal(char* p, std::uint32_t v) {
-  const std::uint64_t digits = eight_digits(v);
-  const int zeros = digits == 0 ? 7 : __builtin_ctzll(digits) / 8;  // leading zero digits
-  const std::uint64_t text = (digits | kAsciiZeros) >> (8 * zeros);
-  std::memcpy(p, &text, 8);
-  return p + 8 - zeros;
-}
-
-}  // namespace
-
-int VcdRecorder::declare(const std::string& scope, const std::string& name, unsigned width) {
-  Signal s;
-  s.scope = scope;
-  s.name = name;
-  s.width = width;
-  s.code = code_of(m_signals.size());
-  // The line's tail is kept ready: only the value part is formatted per change.
-  std::string tail = (width > 1 ? " " : "") + s.code + "\n";
-  s.tail_len = static_cast<std::uint8_t>(tail.size());
-  std::copy(tail.begin(), tail.end(), s.tail);
-  if (width <= 8) {
-    s.lines.resize(std::size_t{1} << width);
-    for (std::size_t v = 0; v < s.lines.size(); ++v)
-      s.lines[v].len = static_cast<std::uint8_t>(format_line(s.lines[v].text, s, v) - s.lines[v].text);
-  }
-  m_signals.push_back(std::move(s));
-  m_staged.push_back(-1);
-  return static_cast<int>(m_signals.size() - 1);
-}
-
-int VcdRecorder::declare_group() {
-  m_groups.emplace_back();
-  m_staged_groups.push_back(-1);
-  return static_cast<int>(m_groups.size() - 1);
-}
-
-void VcdRecorder::join(int group, int signal) { m_groups.at(static_cast<std::size_t>(group)).signals.push_back(signal); }
+VcdRecorder::~VcdRecorder() = default;
 
 bool VcdRecorder::open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
                        std::uint64_t window_end_ps) {
-  m_out.open(path);
-  if (!m_out) return false;
-  m_open = true;
-  m_begin = window_begin_ps;
-  m_end = window_end_ps;
-  m_out << "$comment " << timescale_comment << " $end\n$timescale 1ps $end\n";
-  // Scopes in declaration order, nested by their dotted paths.
-  std::vector<std::string> open_scopes;
-  for (const Signal& s : m_signals) {
-    const auto parts = split_scope(s.scope);
-    std::size_t common = 0;
-    while (common < open_scopes.size() && common < parts.size() && open_scopes[common] == parts[common]) ++common;
-    while (open_scopes.size() > common) {
-      m_out << "$upscope $end\n";
-      open_scopes.pop_back();
-    }
-    for (std::size_t i = common; i < parts.size(); ++i) {
-      m_out << "$scope module " << parts[i] << " $end\n";
-      open_scopes.push_back(parts[i]);
-    }
-    m_out << "$var wire " << s.width << ' ' << s.code << ' ' << s.name;
-    if (s.width > 1) m_out << " [" << s.width - 1 << ":0]";
-    m_out << " $end\n";
-  }
-  while (!open_scopes.empty()) {
-    m_out << "$upscope $end\n";
-    open_scopes.pop_back();
-  }
-  m_out << "$enddefinitions $end\n";
+  apply(m_block);  // reports made before the output opens fold into the initial values
+  m_block.clear();
+  if (!m_writer.open(path, timescale_comment, window_begin_ps, window_end_ps)) return false;
+  m_thread = std::make_unique<WriterThread>(*this);
   return true;
 }
 
-inline char* VcdRecorder::room(std::size_t lines) {
-  const std::size_t need = lines * kLongestLine;
-  if (m_used + need > m_buf.size()) [[unlikely]] {
-    flush();
-    if (need > m_buf.size()) m_buf.resize(need);
-  }
-  return m_buf.data() + m_used;
-}
-
-char* VcdRecorder::format_line(char* p, const Signal& s, std::uint64_t value) {
-  if (s.width == 1) {
-    *p++ = static_cast<char>('0' + (value & 1));
+void VcdRecorder::pass_on() {
+  if (m_thread) {
+    m_thread->hand_over(m_block);
+    if (m_block.capacity() < kBlockReports) m_block.reserve(kBlockReports);
   } else {
-    // Binary without leading zeros, a byte at a time.
-    *p++ = 'b';
-    int shift = (63 - __builtin_clzll(value | 1)) / 8 * 8;
-    const auto first = static_cast<unsigned>(value >> shift);
-    std::memcpy(p, kByteBits.lead[first], 8);
-    p += kByteBits.lead_len[first];
-    for (shift -= 8; shift >= 0; shift -= 8, p += 8) std::memcpy(p, kByteBits.full[(value >> shift) & 0xff], 8);
+    apply(m_block);
+    m_block.clear();
   }
-  std::memcpy(p, s.tail, s.tail_len);
-  return p + s.tail_len;
 }
 
-char* VcdRecorder::put_value(char* p, const Signal& s, std::uint64_t value) {
-  if (value >= s.lines.size()) return format_line(p, s, value);
-  const Signal::Line& line = s.lines[value];
-  std::memcpy(p, line.text, sizeof line.text);  // whole records: the room is for whole lines
-  return p + line.len;
-}
-
-char* VcdRecorder::put_time(char* p, std::uint64_t time_ps) {
-  *p++ = '#';
-  // Eight digits at a time in 32-bit arithmetic (a 64-bit conversion costs several times more,
-  // and a busy trace writes a time every few changes).
-  constexpr std::uint32_t kEight = 100'000'000;
-  if (time_ps < kEight) {
-    p = write_decimal(p, static_cast<std::uint32_t>(time_ps));
-  } else if (const std::uint64_t high = time_ps / kEight; high < kEight) {
-    // Times rise slowly: the leading digits are those of the last time written, mostly.
-    if (high != m_time_high) {
-      m_time_high = high;
-      m_time_high_len = static_cast<std::uint8_t>(write_decimal(m_time_high_text, static_cast<std::uint32_t>(high)) - m_time_high_text);
+void VcdRecorder::apply(const std::vector<Report>& block) {
+  for (const Report& r : block) {
+    switch (r.kind) {
+      case Kind::Change:
+        m_writer.change(r.id, r.value, r.time);
+        break;
+      case Kind::Schedule:
+        m_writer.schedule(r.id, r.value, r.time);
+        break;
+      case Kind::Add:
+        m_writer.add_at(r.id, static_cast<std::int64_t>(r.value), r.time);
+        break;
     }
-    std::memcpy(p, m_time_high_text, sizeof m_time_high_text);
-    p = write_eight_digits(p + m_time_high_len, static_cast<std::uint32_t>(time_ps % kEight));
-  } else {
-    p = std::to_chars(p, p + kLongestLine - 2, time_ps).ptr;
   }
-  *p++ = '\n';
-  m_last_time = time_ps;
-  return p;
-}
-
-void VcdRecorder::write_text(const char* text) {
-  used_to(std::copy(text, text + std::strlen(text), room(1)));
-}
-
-void VcdRecorder::flush() {
-  m_out.write(m_buf.data(), static_cast<std::streamsize>(m_used));
-  m_used = 0;
-}
-
-void VcdRecorder::start_body() {
-  used_to(put_time(room(1), m_begin));
-  write_text("$dumpvars\n");
-  for (const Signal& s : m_signals) used_to(put_value(room(1), s, s.shown));
-  write_text("$end\n");
-  m_body_started = true;
-}
-
-inline char* VcdRecorder::write_if_changed(char* p, Signal& s, bool shown) {
-  if (s.value == s.shown) return p;
-  if (shown) {
-    if (m_last_time != m_now) p = put_time(p, m_now);
-    p = put_value(p, s, s.value);
-  }
-  s.shown = s.value;
-  return p;
-}
-
-void VcdRecorder::write_staged() {
-  // The first instant from the window's start opens the body with the values from before it
-  // (even past the window's end: they are the values all through it). Before the window a change
-  // only sets the initial value; after it, it is dropped.
-  if (m_open && !m_body_started && m_now >= m_begin) start_body();
-  const bool shown = m_body_started && m_now <= m_end;
-  std::size_t lines = m_staged_count + 1;  // and a time
-  for (std::size_t i = 0; i < m_staged_group_count; ++i)
-    lines += m_groups[static_cast<std::size_t>(m_staged_groups[i])].signals.size();
-  char* p = room(lines);
-  // A signal both staged and in a staged group is written once: by its own staging, which comes first.
-  for (std::size_t i = 0; i < m_staged_count; ++i) {
-    Signal& s = m_signals[static_cast<std::size_t>(m_staged[i])];
-    s.staged = false;
-    p = write_if_changed(p, s, shown);
-  }
-  for (std::size_t i = 0; i < m_staged_group_count; ++i) {
-    Group& g = m_groups[static_cast<std::size_t>(m_staged_groups[i])];
-    g.staged = false;
-    for (const int id : g.signals) p = write_if_changed(p, m_signals[static_cast<std::size_t>(id)], shown);
-  }
-  used_to(p);
-  m_staged_count = 0;
-  m_staged_group_count = 0;
-}
-
-void VcdRecorder::schedule_ahead(const Scheduled& change) {
-  if (change.time > m_end) return;  // never written
-  // Additions to the same group at one time are one (a booking that ends where the next starts
-  // adds nothing there), but never across a value set: every change keeps its order in its time.
-  using Merge = TimeOrdered<Scheduled>::Merge;
-  if (!change.add) {
-    m_scheduled.insert(change, [](const Scheduled&) { return Merge::Stop; });
-    return;
-  }
-  m_scheduled.insert(change, [&](Scheduled& queued) {
-    if (!queued.add) return Merge::Stop;
-    if (queued.id != change.id) return Merge::Next;
-    queued.value += change.value;
-    return Merge::Taken;
-  });
-}
-
-inline void VcdRecorder::take_scheduled_now() {
-  while (!m_scheduled.empty() && m_scheduled.front().time == m_now) {
-    const Scheduled& c = m_scheduled.front();
-    if (!c.add)
-      stage(c.id, c.value);
-    else if (c.value != 0)  // else additions that cancel
-      add_now(c.id, c.value);
-    m_scheduled.pop_front();
-  }
-}
-
-void VcdRecorder::take_due_through(std::uint64_t last_ps) {
-  while (!m_scheduled.empty() && m_scheduled.front().time <= last_ps) {
-    write_staged();
-    m_now = m_scheduled.front().time;
-    take_scheduled_now();
-  }
-}
-
-void VcdRecorder::move_to(std::uint64_t time_ps) {
-  if (time_ps > 0) take_due_through(time_ps - 1);
-  write_staged();
-  m_now = time_ps;
-  take_scheduled_now();
 }
 
 bool VcdRecorder::close(std::uint64_t end_time_ps) {
-  take_due_through(end_time_ps);
-  write_staged();
-  m_scheduled.clear();
-  if (!m_open) return true;
-  if (!m_body_started) start_body();
-  const std::uint64_t end = end_time_ps < m_end ? end_time_ps : m_end;
-  if (end > m_last_time) used_to(put_time(room(1), end));
-  flush();
-  m_out.close();
-  m_open = false;
-  return static_cast<bool>(m_out);  // a failed write or close leaves the stream failed
+  if (m_thread) {
+    m_thread->hand_over(m_block);
+    m_thread->finish();
+    m_thread.reset();
+  } else {
+    apply(m_block);
+  }
+  m_block.clear();
+  return m_writer.close(end_time_ps);
 }
 
 }  // namespace ptosim::traces

@@ -1,217 +1,76 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// VcdRecorder: a change-driven VCD writer. Modules report value changes of their observable state
-// (busy flags, opcodes, queue depths) as they happen; nothing is sampled by a clock, so tracing
-// costs only what changes. Changes known ahead (a loosely-timed engine's end, a memory's port
-// activity, booked ahead of the caller's time) are scheduled and written when time reaches them. An
-// optional time window keeps long runs' traces small.
+// VcdRecorder: what modules report the changes of their observable state to (busy flags, opcodes,
+// queue depths, port activity). A report is logged as made and handed on in blocks to a VcdWriter,
+// which orders, folds, formats and writes the changes on a thread of its own while the output is
+// open: on a busy trace that work costs more than the simulation it watches, and the simulation
+// does not wait for it. The writer sees the reports in the order made, so the VCD is the same as
+// if it had been written in line.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "traces/vcd_writer.h"
 
 namespace ptosim::traces {
 
 class VcdRecorder {
  public:
-  /// Signals are declared before the first change; `scope` is a dotted path ("top.sfu").
-  int declare(const std::string& scope, const std::string& name, unsigned width);
-  /// Declares an empty group of signals that counts are added to together (see add_at), such as
-  /// the instances of a memory that book alike while they mirror.
-  int declare_group();
-  void join(int group, int signal);
-  /// Bits a signal needs to show every value up to `max_value`.
-  static unsigned width_for(std::uint64_t max_value) {
-    unsigned w = 1;
-    while (w < 64 && (max_value >> w) != 0) ++w;
-    return w;
-  }
+  using Signal = VcdWriter::Signal;
 
-  /// Opens the output and writes the header; changes before `window_begin_ps` are folded into the
-  /// initial values, changes after `window_end_ps` are dropped.
+  VcdRecorder();
+  ~VcdRecorder();  ///< stops the writer's thread if close() was not called (a run that failed)
+  VcdRecorder(const VcdRecorder&) = delete;
+  VcdRecorder& operator=(const VcdRecorder&) = delete;
+
+  /// Declarations come before open(); see VcdWriter.
+  int declare(const std::string& scope, const std::string& name, unsigned width) {
+    return m_writer.declare(scope, name, width);
+  }
+  int declare_group() { return m_writer.declare_group(); }
+  void join(int group, int signal) { m_writer.join(group, signal); }
+  static unsigned width_for(std::uint64_t max_value) { return VcdWriter::width_for(max_value); }
+  const std::vector<Signal>& signals() const { return m_writer.signals(); }
+
+  /// Opens the output, writes the header and starts the writer's thread; see VcdWriter::open.
   bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
             std::uint64_t window_end_ps);
-  /// Signal `id` takes `value` at `time_ps`, which is never earlier than a time recorded before.
-  /// The changes of one time are written together once time moves on: a signal that changes
-  /// several times at one time shows its last value, and nothing if that is the value it had.
-  void change(int id, std::uint64_t value, std::uint64_t time_ps) {
-    if (time_ps != m_now) move_to(time_ps);
-    stage(id, value);
-  }
-  /// Signal `id` will take `value` at `time_ps`, from the current time on, known ahead (a loosely
-  /// timed engine's end): a time ahead is recorded before any change made at that time, which
-  /// overrides it; the current time is a change made now.
-  void schedule(int id, std::uint64_t value, std::uint64_t time_ps) {
-    if (time_ps <= m_now)
-      change(id, value, m_now);  // nothing known ahead after all
-    else
-      schedule_ahead(Scheduled{time_ps, id, value, false});
-  }
-  /// Adds `delta` to each signal of `group` at `time_ps`, from the current time on: counts of
-  /// things known ahead, such as the bookings holding a memory's ports (+1 at a booking's start,
-  /// -1 at its end). Additions commute, so a count is exact at every time whatever the order in
-  /// which it was booked.
+  /// The reports, as VcdWriter's functions of the same names take them.
+  void change(int id, std::uint64_t value, std::uint64_t time_ps) { log({time_ps, value, id, Kind::Change}); }
+  void schedule(int id, std::uint64_t value, std::uint64_t time_ps) { log({time_ps, value, id, Kind::Schedule}); }
   void add_at(int group, std::int64_t delta, std::uint64_t time_ps) {
-    if (time_ps <= m_now) {
-      add_now(group, static_cast<std::uint64_t>(delta));
-    } else {
-      schedule_ahead(Scheduled{time_ps, group, static_cast<std::uint64_t>(delta), true});
-    }
+    log({time_ps, static_cast<std::uint64_t>(delta), group, Kind::Add});
   }
-  /// Records the changes scheduled up to `end_time_ps`, writes what is left and closes the output;
-  /// false if any write failed (a full disk).
+  /// Waits for the writer to take every report, then closes the output as VcdWriter::close does;
+  /// false if any write failed.
   bool close(std::uint64_t end_time_ps);
 
-  struct Signal {
-    std::string scope;
-    std::string name;
-    unsigned width = 1;
-    std::string code;
-    std::uint64_t value = 0;  ///< the latest value recorded
-    std::uint64_t shown = 0;  ///< the value as of the last time written (or folded before the window)
-    bool staged = false;      ///< changed at the time not yet written
-    std::uint8_t tail_len = 0;
-    char tail[12] = {};  ///< what follows the value on its line: (" " for vectors) the code, "\n"
-    /// Signals of up to 8 bits: every value's whole line, formatted once.
-    struct Line {
-      char text[31];
-      std::uint8_t len;
-    };
-    std::vector<Line> lines;
-  };
-  const std::vector<Signal>& signals() const { return m_signals; }
-
  private:
-  /// Entries in time order, taken from the front. Requests come nearly in time order (bookings
-  /// and ends close to the latest), so an insertion scans from the back: a heap would sift on
-  /// every insertion and removal.
-  template <typename T>
-  class TimeOrdered {
-   public:
-    bool empty() const { return m_head == m_items.size(); }
-    const T& front() const { return m_items[m_head]; }
-    void pop_front() {
-      if (++m_head == m_items.size()) clear();
-    }
-    void clear() {
-      m_items.clear();
-      m_head = 0;
-    }
-    /// What `absorb(queued)` says of an item of the same time: it took the new one in, or look at
-    /// the one before, or stop looking.
-    enum class Merge { Taken, Next, Stop };
-    /// Inserts `item` after the items of its time, unless `absorb` takes it into one of them
-    /// (asked from the last backwards).
-    template <typename Absorb>
-    void insert(const T& item, Absorb absorb) {
-      if (m_head > 256 && 2 * m_head > m_items.size()) {  // a queue that never empties
-        m_items.erase(m_items.begin(), m_items.begin() + static_cast<std::ptrdiff_t>(m_head));
-        m_head = 0;
-      }
-      auto at = m_items.end();
-      const auto first = m_items.begin() + static_cast<std::ptrdiff_t>(m_head);
-      while (at != first && item.time < std::prev(at)->time) --at;
-      for (auto same = at; same != first && std::prev(same)->time == item.time; --same) {
-        const Merge merge = absorb(*std::prev(same));
-        if (merge == Merge::Taken) return;
-        if (merge == Merge::Stop) break;
-      }
-      if (at == m_items.end())
-        m_items.push_back(item);
-      else
-        m_items.insert(at, item);
-    }
-
-   private:
-    std::vector<T> m_items;
-    std::size_t m_head = 0;
-  };
-  /// A change known ahead: signal `id` takes `value`, or, with `add`, each signal of group `id`
-  /// adds `value` (a two's-complement delta).
-  struct Scheduled {
+  enum class Kind : std::uint8_t { Change, Schedule, Add };
+  struct Report {
     std::uint64_t time;
-    int id;
     std::uint64_t value;
-    bool add;
+    int id;
+    Kind kind;
   };
-  struct Group {
-    std::vector<int> signals;
-    bool staged = false;  ///< added to at the time not yet written
-  };
+  class WriterThread;
 
-  void stage(int id, std::uint64_t value) {
-    Signal& s = m_signals[static_cast<std::size_t>(id)];
-    s.value = value;
-    if (!s.staged) {
-      s.staged = true;
-      m_staged[m_staged_count++] = id;  // each signal at most once: sized at declaration
-    }
+  void log(const Report& r) {
+    m_block.push_back(r);
+    if (m_block.size() == kBlockReports) pass_on();
   }
+  /// Hands the block of reports to the writer's thread, or, with no output open, to the writer.
+  void pass_on();
+  void apply(const std::vector<Report>& block);
 
-  /// Stages `delta` (two's complement) added to each signal of `group`: the group is written as
-  /// one, its signals' values are the latest at once (a change made after sees them).
-  void add_now(int group, std::uint64_t delta) {
-    Group& g = m_groups[static_cast<std::size_t>(group)];
-    for (const int id : g.signals) m_signals[static_cast<std::size_t>(id)].value += delta;
-    if (!g.staged) {
-      g.staged = true;
-      m_staged_groups[m_staged_group_count++] = group;
-    }
-  }
-  /// Writes the changes staged at the current time, records every earlier time's scheduled changes
-  /// at their own times, and makes `time_ps` current with its scheduled changes.
-  void move_to(std::uint64_t time_ps);
-  /// Records the scheduled changes of the times up to `last_ps`; the last such time becomes current.
-  void take_due_through(std::uint64_t last_ps);
-  void schedule_ahead(const Scheduled& change);
-  /// Stages the changes scheduled for the current time.
-  void take_scheduled_now();
-  /// Writes (or folds, or drops, by the window) the changes staged at the current time.
-  void write_staged();
-  /// Writes `s`'s line if its value changed since last written; returns the buffer's end.
-  char* write_if_changed(char* p, Signal& s, bool shown);
-  /// Where the next `lines` lines go in the buffer (flushed first if they might not fit).
-  char* room(std::size_t lines);
-  /// Formats a value's or a time's line at `p`; returns its end.
-  static char* put_value(char* p, const Signal& s, std::uint64_t value);
-  char* put_time(char* p, std::uint64_t time_ps);
-  /// The buffer is written up to `end` (returned by the put functions).
-  void used_to(const char* end) { m_used = static_cast<std::size_t>(end - m_buf.data()); }
-  /// Formats `s`'s line for `value` at `p`; returns its end.
-  static char* format_line(char* p, const Signal& s, std::uint64_t value);
-  void write_text(const char* text);  ///< a line shorter than kLongestLine
-  void flush();
-  void start_body();
-
-  // The body is formatted straight into a buffer and written in large blocks: a busy trace changes
-  // a signal every few cycles, and stream formatting (or a string's checks per character) per
-  // change would dominate the run. The longest line: "b", 64 bits, " ", a code of at most 10
-  // characters (base 94), "\n".
-  static constexpr std::size_t kLongestLine = 80;
-  std::vector<char> m_buf = std::vector<char>(std::size_t{1} << 16);
-  std::size_t m_used = 0;
-
-  std::vector<Signal> m_signals;
-  std::vector<int> m_staged;     ///< signals changed at m_now, in order of their first change
-  std::size_t m_staged_count = 0;
-  std::vector<Group> m_groups;
-  std::vector<int> m_staged_groups;  ///< groups added to at m_now
-  std::size_t m_staged_group_count = 0;
-  TimeOrdered<Scheduled> m_scheduled;  ///< changes known ahead, those of one time in the order made
-  std::ofstream m_out;
-  bool m_open = false;  ///< m_out is open (asked once per time written)
-  std::uint64_t m_begin = 0;
-  std::uint64_t m_end = ~std::uint64_t{0};
-  std::uint64_t m_now = 0;        ///< the time of the staged changes
-  std::uint64_t m_last_time = 0;  ///< the last time written
-  // The digits of a time above its last eight, as last written (see put_time).
-  std::uint64_t m_time_high = 0;
-  char m_time_high_text[8] = {};
-  std::uint8_t m_time_high_len = 0;
-  bool m_body_started = false;
+  // Large enough that handing a block on (a lock, a wake-up) costs little per report, small
+  // enough to stay in cache until the writer takes it.
+  static constexpr std::size_t kBlockReports = 4096;
+  VcdWriter m_writer;
+  std::vector<Report> m_block;
+  std::unique_ptr<WriterThread> m_thread;  ///< while the output is open
 };
 
 /// A value a module owns and reports to a recorder when it changes.
@@ -226,7 +85,7 @@ class TracedValue {
     if (m_rec) m_rec->change(m_id, v, now_ps());
   }
   /// Sets the value as of `time_ps`, a time ahead that nothing changes the value before (see
-  /// VcdRecorder::schedule).
+  /// VcdWriter::schedule).
   void set_at(std::uint64_t v, std::uint64_t time_ps) {
     if (v == m_value) return;
     m_value = v;

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "traces/vcd_writer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+
+namespace ptosim::traces {
+
+namespace {
+
+// VCD identifier codes: printable characters 33..126, base 94.
+std::string code_of(std::size_t index) {
+  std::string code;
+  do {
+    code.push_back(static_cast<char>(33 + index % 94));
+    index /= 94;
+  } while (index != 0);
+  return code;
+}
+
+std::vector<std::string> split_scope(const std::string& scope) {
+  std::vector<std::string> parts;
+  std::string part;
+  for (char c : scope) {
+    if (c == '.') {
+      if (!part.empty()) parts.push_back(part);
+      part.clear();
+    } else {
+      part.push_back(c);
+    }
+  }
+  if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+// Every byte in binary: all eight digits, and without leading zeros (for a value's first byte).
+struct ByteBits {
+  char full[256][8];
+  char lead[256][8];
+  unsigned char lead_len[256];
+  constexpr ByteBits() : full(), lead(), lead_len() {
+    for (int v = 0; v < 256; ++v) {
+      int len = 1;
+      while (len < 8 && (v >> len) != 0) ++len;
+      lead_len[v] = static_cast<unsigned char>(len);
+      for (int b = 0; b < 8; ++b) {
+        full[v][b] = static_cast<char>('0' + ((v >> (7 - b)) & 1));
+        if (b < len) lead[v][b] = static_cast<char>('0' + ((v >> (len - 1 - b)) & 1));
+      }
+    }
+  }
+};
+constexpr ByteBits kByteBits;
+
+/// The eight decimal digits of `v` (below 10^8) as byte values 0..9, the most significant first
+/// in memory (little-endian), computed in parallel lanes: 4-digit halves, then 2-digit quarters,
+/// then digits, each split by a multiply-and-shift division exact in its range.
+[[gnu::always_inline]] inline std::uint64_t eight_digits(std::uint32_t v) {
+  const std::uint64_t halves = v / 10000 | std::uint64_t{v % 10000} << 32;
+  const std::uint64_t hundreds = (halves * 10486 >> 20) & 0x0000007F0000007FULL;  // n / 100, n < 10^4
+  const std::uint64_t quarters = hundreds | (halves - hundreds * 100) << 16;
+  const std::uint64_t tens = (quarters * 103 >> 10) & 0x000F000F000F000FULL;  // n / 10, n < 100
+  return tens | (quarters - tens * 10) << 8;
+}
+
+constexpr std::uint64_t kAsciiZeros = 0x3030303030303030ULL;
+
+/// Writes `v` (below 10^8) with exactly eight digits.
+[[gnu::always_inline]] inline char* write_eight_digits(char* p, std::uint32_t v) {
+  const std::uint64_t text = eight_digits(v) | kAsciiZeros;
+  std::memcpy(p, &text, 8);
+  return p + 8;
+}
+
+/// Writes `v` (below 10^8) without leading zeros; the eight bytes at `p` must be writable.
+[[gnu::always_inline]] inline char* write_decimal(char* p, std::uint32_t v) {
+  const std::uint64_t digits = eight_digits(v);
+  const int zeros = digits == 0 ? 7 : __builtin_ctzll(digits) / 8;  // leading zero digits
+  const std::uint64_t text = (digits | kAsciiZeros) >> (8 * zeros);
+  std::memcpy(p, &text, 8);
+  return p + 8 - zeros;
+}
+
+}  // namespace
+
+int VcdWriter::declare(const std::string& scope, const std::string& name, unsigned width) {
+  Signal d{scope, name, width, code_of(m_declared.size())};
+  State s;
+  s.vector = width > 1;
+  // The line's tail is kept ready: only the value part is formatted per change.
+  const std::string tail = (s.vector ? " " : "") + d.code + "\n";
+  s.tail_len = static_cast<std::uint8_t>(tail.size());
+  std::copy(tail.begin(), tail.end(), s.tail);
+  if (width <= 8) {
+    s.lines.resize(std::size_t{1} << width);
+    for (std::size_t v = 0; v < s.lines.size(); ++v)
+      s.lines[v].len = static_cast<std::uint8_t>(format_line(s.lines[v].text, s, v) - s.lines[v].text);
+  }
+  m_declared.push_back(std::move(d));
+  m_signals.push_back(std::move(s));
+  m_staged.push_back(-1);
+  return static_cast<int>(m_signals.size() - 1);
+}
+
+int VcdWriter::declare_group() {
+  m_groups.emplace_back();
+  m_staged_groups.push_back(-1);
+  return static_cast<int>(m_groups.size() - 1);
+}
+
+void VcdWriter::join(int group, int signal) { m_groups.at(static_cast<std::size_t>(group)).signals.push_back(signal); }
+
+bool VcdWriter::open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
+                       std::uint64_t window_end_ps) {
+  m_out.open(path);
+  if (!m_out) return false;
+  m_open = true;
+  m_begin = window_begin_ps;
+  m_end = window_end_ps;
+  m_out << "$comment " << timescale_comment << " $end\n$timescale 1ps $end\n";
+  // Scopes in declaration order, nested by their dotted paths.
+  std::vector<std::string> open_scopes;
+  for (const Signal& s : m_declared) {
+    const auto parts = split_scope(s.scope);
+    std::size_t common = 0;
+    while (common < open_scopes.size() && common < parts.size() && open_scopes[common] == parts[common]) ++common;
+    while (open_scopes.size() > common) {
+      m_out << "$upscope $end\n";
+      open_scopes.pop_back();
+    }
+    for (std::size_t i = common; i < parts.size(); ++i) {
+      m_out << "$scope module " << parts[i] << " $end\n";
+      open_scopes.push_back(parts[i]);
+    }
+    m_out << "$var wire " << s.width << ' ' << s.code << ' ' << s.name;
+    if (s.width > 1) m_out << " [" << s.width - 1 << ":0]";
+    m_out << " $end\n";
+  }
+  while (!open_scopes.empty()) {
+    m_out << "$upscope $end\n";
+    open_scopes.pop_back();
+  }
+  m_out << "$enddefinitions $end\n";
+  return true;
+}
+
+inline char* VcdWriter::room(std::size_t lines) {
+  const std::size_t need = lines * kLongestLine;
+  if (m_used + need > m_buf.size()) [[unlikely]] {
+    flush();
+    if (need > m_buf.size()) m_buf.resize(need);
+  }
+  return m_buf.data() + m_used;
+}
+
+char* VcdWriter::format_line(char* p, const State& s, std::uint64_t value) {
+  if (!s.vector) {
+    *p++ = static_cast<char>('0' + (value & 1));
+  } else {
+    // Binary without leading zeros, a byte at a time.
+    *p++ = 'b';
+    int shift = (63 - __builtin_clzll(value | 1)) / 8 * 8;
+    const auto first = static_cast<unsigned>(value >> shift);
+    std::memcpy(p, kByteBits.lead[first], 8);
+    p += kByteBits.lead_len[first];
+    for (shift -= 8; shift >= 0; shift -= 8, p += 8) std::memcpy(p, kByteBits.full[(value >> shift) & 0xff], 8);
+  }
+  std::memcpy(p, s.tail, s.tail_len);
+  return p + s.tail_len;
+}
+
+char* VcdWriter::put_value(char* p, const State& s, std::uint64_t value) {
+  if (value >= s.lines.size()) return format_line(p, s, value);
+  const State::Line& line = s.lines[value];
+  std::memcpy(p, line.text, sizeof line.text);  // whole records: the room is for whole lines
+  return p + line.len;
+}
+
+char* VcdWriter::put_time(char* p, std::uint64_t time_ps) {
+  *p++ = '#';
+  // Eight digits at a time in 32-bit arithmetic (a 64-bit conversion costs several times more,
+  // and a busy trace writes a time every few changes).
+  constexpr std::uint32_t kEight = 100'000'000;
+  if (time_ps < kEight) {
+    p = write_decimal(p, static_cast<std::uint32_t>(time_ps));
+  } else if (const std::uint64_t high = time_ps / kEight; high < kEight) {
+    // Times rise slowly: the leading digits are those of the last time written, mostly.
+    if (high != m_time_high) {
+      m_time_high = high;
+      m_time_high_len = static_cast<std::uint8_t>(write_decimal(m_time_high_text, static_cast<std::uint32_t>(high)) - m_time_high_text);
+    }
+    std::memcpy(p, m_time_high_text, sizeof m_time_high_text);
+    p = write_eight_digits(p + m_time_high_len, static_cast<std::uint32_t>(time_ps % kEight));
+  } else {
+    p = std::to_chars(p, p + kLongestLine - 2, time_ps).ptr;
+  }
+  *p++ = '\n';
+  m_last_time = time_ps;
+  return p;
+}
+
+void VcdWriter::write_text(const char* text) {
+  used_to(std::copy(text, text + std::strlen(text), room(1)));
+}
+
+void VcdWriter::flush() {
+  m_out.write(m_buf.data(), static_cast<std::streamsize>(m_used));
+  m_used = 0;
+}
+
+void VcdWriter::start_body() {
+  used_to(put_time(room(1), m_begin));
+  write_text("$dumpvars\n");
+  for (const State& s : m_signals) used_to(put_value(room(1), s, s.shown));
+  write_text("$end\n");
+  m_body_started = true;
+}
+
+inline char* VcdWriter::write_if_changed(char* p, State& s, bool shown) {
+  if (s.value == s.shown) return p;
+  if (shown) {
+    if (m_last_time != m_now) p = put_time(p, m_now);
+    p = put_value(p, s, s.value);
+  }
+  s.shown = s.value;
+  return p;
+}
+
+void VcdWriter::write_staged() {
+  // The first instant from the window's start opens the body with the values from before it
+  // (even past the window's end: they are the values all through it). Before the window a change
+  // only sets the initial value; after it, it is dropped.
+  if (m_open && !m_body_started && m_now >= m_begin) start_body();
+  const bool shown = m_body_started && m_now <= m_end;
+  std::size_t lines = m_staged_count + 1;  // and a time
+  for (std::size_t i = 0; i < m_staged_group_count; ++i)
+    lines += m_groups[static_cast<std::size_t>(m_staged_groups[i])].signals.size();
+  char* p = room(lines);
+  // A signal both staged and in a staged group is written once: by its own staging, which comes first.
+  for (std::size_t i = 0; i < m_staged_count; ++i) {
+    State& s = m_signals[static_cast<std::size_t>(m_staged[i])];
+    s.staged = false;
+    p = write_if_changed(p, s, shown);
+  }
+  for (std::size_t i = 0; i < m_staged_group_count; ++i) {
+    Group& g = m_groups[static_cast<std::size_t>(m_staged_groups[i])];
+    g.staged = false;
+    for (const int id : g.signals) p = write_if_changed(p, m_signals[static_cast<std::size_t>(id)], shown);
+  }
+  used_to(p);
+  m_staged_count = 0;
+  m_staged_group_count = 0;
+}
+
+void VcdWriter::schedule_ahead(const Scheduled& change) {
+  if (change.time > m_end) return;  // never written
+  // Additions to the same group at one time are one (a booking that ends where the next starts
+  // adds nothing there), but never across a value set: every change keeps its order in its time.
+  using Merge = TimeOrdered<Scheduled>::Merge;
+  if (!change.add) {
+    m_scheduled.insert(change, [](const Scheduled&) { return Merge::Stop; });
+    return;
+  }
+  m_scheduled.insert(change, [&](Scheduled& queued) {
+    if (!queued.add) return Merge::Stop;
+    if (queued.id != change.id) return Merge::Next;
+    queued.value += change.value;
+    return Merge::Taken;
+  });
+}
+
+inline void VcdWriter::take_scheduled_now() {
+  while (!m_scheduled.empty() && m_scheduled.front().time == m_now) {
+    const Scheduled& c = m_scheduled.front();
+    if (!c.add)
+      stage(c.id, c.value);
+    else if (c.value != 0)  // else additions that cancel
+      add_now(c.id, c.value);
+    m_scheduled.pop_front();
+  }
+}
+
+void VcdWriter::take_due_through(std::uint64_t last_ps) {
+  while (!m_scheduled.empty() && m_scheduled.front().time <= last_ps) {
+    write_staged();
+    m_now = m_scheduled.front().time;
+    take_scheduled_now();
+  }
+}
+
+void VcdWriter::move_to(std::uint64_t time_ps) {
+  if (time_ps > 0) take_due_through(time_ps - 1);
+  write_staged();
+  m_now = time_ps;
+  take_scheduled_now();
+}
+
+bool VcdWriter::close(std::uint64_t end_time_ps) {
+  take_due_through(end_time_ps);
+  write_staged();
+  m_scheduled.clear();
+  if (!m_open) return true;
+  if (!m_body_started) start_body();
+  const std::uint64_t end = end_time_ps < m_end ? end_time_ps : m_end;
+  if (end > m_last_time) used_to(put_time(room(1), end));
+  flush();
+  m_out.close();
+  m_open = false;
+  return static_cast<bool>(m_out);  // a failed write or close leaves the stream failed
+}
+
+}  // namespace ptosim::traces
