@@ -105,11 +105,10 @@ int VcdWriter::declare(const std::string& scope, const std::string& name, unsign
 
 int VcdWriter::declare_group() {
   m_groups.emplace_back();
-  m_staged_groups.push_back(-1);
   return static_cast<int>(m_groups.size() - 1);
 }
 
-void VcdWriter::join(int group, int signal) { m_groups.at(static_cast<std::size_t>(group)).signals.push_back(signal); }
+void VcdWriter::join(int group, int signal) { m_groups.at(static_cast<std::size_t>(group)).push_back(signal); }
 
 bool VcdWriter::open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
                        std::uint64_t window_end_ps) {
@@ -233,24 +232,14 @@ void VcdWriter::write_staged() {
   // only sets the initial value; after it, it is dropped.
   if (m_open && !m_body_started && m_now >= m_begin) start_body();
   const bool shown = m_body_started && m_now <= m_end;
-  std::size_t lines = m_staged_count + 1;  // and a time
-  for (std::size_t i = 0; i < m_staged_group_count; ++i)
-    lines += m_groups[static_cast<std::size_t>(m_staged_groups[i])].signals.size();
-  char* p = room(lines);
-  // A signal both staged and in a staged group is written once: by its own staging, which comes first.
+  char* p = room(m_staged_count + 1);  // and a time
   for (std::size_t i = 0; i < m_staged_count; ++i) {
     State& s = m_signals[static_cast<std::size_t>(m_staged[i])];
     s.staged = false;
     p = write_if_changed(p, s, shown);
   }
-  for (std::size_t i = 0; i < m_staged_group_count; ++i) {
-    Group& g = m_groups[static_cast<std::size_t>(m_staged_groups[i])];
-    g.staged = false;
-    for (const int id : g.signals) p = write_if_changed(p, m_signals[static_cast<std::size_t>(id)], shown);
-  }
   used_to(p);
   m_staged_count = 0;
-  m_staged_group_count = 0;
 }
 
 void VcdWriter::schedule_ahead(const Scheduled& change) {

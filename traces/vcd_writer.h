@@ -142,28 +142,23 @@ class VcdWriter {
     };
     std::vector<Line> lines;
   };
-  struct Group {
-    std::vector<int> signals;
-    bool staged = false;  ///< added to at the time not yet written
-  };
-
   void stage(int id, std::uint64_t value) {
     State& s = m_signals[static_cast<std::size_t>(id)];
     s.value = value;
+    mark_staged(s, id);
+  }
+  /// Stages `delta` (two's complement) added to each signal of `group`.
+  void add_now(int group, std::uint64_t delta) {
+    for (const int id : m_groups[static_cast<std::size_t>(group)]) {
+      State& s = m_signals[static_cast<std::size_t>(id)];
+      s.value += delta;
+      mark_staged(s, id);
+    }
+  }
+  void mark_staged(State& s, int id) {
     if (!s.staged) {
       s.staged = true;
       m_staged[m_staged_count++] = id;  // each signal at most once: sized at declaration
-    }
-  }
-
-  /// Stages `delta` (two's complement) added to each signal of `group`: the group is written as
-  /// one, its signals' values are the latest at once (a change made after sees them).
-  void add_now(int group, std::uint64_t delta) {
-    Group& g = m_groups[static_cast<std::size_t>(group)];
-    for (const int id : g.signals) m_signals[static_cast<std::size_t>(id)].value += delta;
-    if (!g.staged) {
-      g.staged = true;
-      m_staged_groups[m_staged_group_count++] = group;
     }
   }
   /// Writes the changes staged at the current time, records every earlier time's scheduled changes
@@ -203,9 +198,7 @@ class VcdWriter {
   std::vector<State> m_signals;  ///< by the index of m_declared
   std::vector<int> m_staged;     ///< signals changed at m_now, in order of their first change
   std::size_t m_staged_count = 0;
-  std::vector<Group> m_groups;
-  std::vector<int> m_staged_groups;  ///< groups added to at m_now
-  std::size_t m_staged_group_count = 0;
+  std::vector<std::vector<int>> m_groups;  ///< their signals
   TimeOrdered<Scheduled> m_scheduled;  ///< changes known ahead, those of one time in the order made
   std::ofstream m_out;
   bool m_open = false;  ///< m_out is open (asked once per time written)

@@ -127,7 +127,7 @@ TEST_CASE("VcdRecorder: a signal set and added to in one instant shows once, wit
   rec.change(x, 6, 40);     // back to what was written: x shows nothing
   rec.close(50);
   CHECK(file.body() ==
-        "#0\n$dumpvars\nb0 !\nb0 \"\n$end\n#10\nb100 !\nb1 \"\n#20\nb101 \"\nb110 !\n#40\nb1001 \"\n#50\n");
+        "#0\n$dumpvars\nb0 !\nb0 \"\n$end\n#10\nb100 !\nb1 \"\n#20\nb110 !\nb101 \"\n#40\nb1001 \"\n#50\n");
 }
 
 TEST_CASE("VcdRecorder: closing says whether every write succeeded", "[traces]") {
