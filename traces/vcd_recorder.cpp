@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <sched.h>
 #include <thread>
 #include <utility>
 
@@ -70,27 +71,35 @@ class VcdRecorder::WriterThread {
   std::thread m_thread;  ///< last: it starts once the rest is ready
 };
 
-VcdRecorder::VcdRecorder() { m_block.reserve(kBlockReports); }
+namespace {
+
+/// Whether this process may run on two CPUs or more at once (an affinity mask, a container's CPU
+/// set): on one, a second thread only adds the logging and the switches to the writer's work.
+bool several_cpus() {
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) return std::thread::hardware_concurrency() > 1;
+  return CPU_COUNT(&cpus) > 1;
+}
+
+}  // namespace
+
+VcdRecorder::VcdRecorder() = default;
 
 VcdRecorder::~VcdRecorder() = default;
 
 bool VcdRecorder::open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
                        std::uint64_t window_end_ps) {
-  apply(m_block);  // reports made before the output opens fold into the initial values
-  m_block.clear();
   if (!m_writer.open(path, timescale_comment, window_begin_ps, window_end_ps)) return false;
-  m_thread = std::make_unique<WriterThread>(*this);
+  if (several_cpus()) {
+    m_block.reserve(kBlockReports);
+    m_thread = std::make_unique<WriterThread>(*this);
+  }
   return true;
 }
 
 void VcdRecorder::pass_on() {
-  if (m_thread) {
-    m_thread->hand_over(m_block);
-    if (m_block.capacity() < kBlockReports) m_block.reserve(kBlockReports);
-  } else {
-    apply(m_block);
-    m_block.clear();
-  }
+  m_thread->hand_over(m_block);
+  if (m_block.capacity() < kBlockReports) m_block.reserve(kBlockReports);
 }
 
 void VcdRecorder::apply(const std::vector<Report>& block) {
@@ -114,10 +123,7 @@ bool VcdRecorder::close(std::uint64_t end_time_ps) {
     m_thread->hand_over(m_block);
     m_thread->finish();
     m_thread.reset();
-  } else {
-    apply(m_block);
   }
-  m_block.clear();
   return m_writer.close(end_time_ps);
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // VcdRecorder: what modules report the changes of their observable state to (busy flags, opcodes,
-// queue depths, port activity). A report is logged as made and handed on in blocks to a VcdWriter,
-// which orders, folds, formats and writes the changes on a thread of its own while the output is
-// open: on a busy trace that work costs more than the simulation it watches, and the simulation
-// does not wait for it. The writer sees the reports in the order made, so the VCD is the same as
-// if it had been written in line.
+// queue depths, port activity). A VcdWriter orders, folds, formats and writes them; on a busy trace
+// that work costs about as much as the simulation it watches, so while the output is open and the
+// process may run on two CPUs or more, the writer works on a thread of its own: a report is logged
+// as made and handed on in blocks. The writer sees the reports in the order made either way, so
+// the VCD is the same.
 #pragma once
 
 #include <cstdint>
@@ -34,14 +34,28 @@ class VcdRecorder {
   static unsigned width_for(std::uint64_t max_value) { return VcdWriter::width_for(max_value); }
   const std::vector<Signal>& signals() const { return m_writer.signals(); }
 
-  /// Opens the output, writes the header and starts the writer's thread; see VcdWriter::open.
+  /// Opens the output, writes the header and starts the writer's thread (with two CPUs or more to
+  /// run on); see VcdWriter::open.
   bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
             std::uint64_t window_end_ps);
   /// The reports, as VcdWriter's functions of the same names take them.
-  void change(int id, std::uint64_t value, std::uint64_t time_ps) { log({time_ps, value, id, Kind::Change}); }
-  void schedule(int id, std::uint64_t value, std::uint64_t time_ps) { log({time_ps, value, id, Kind::Schedule}); }
+  void change(int id, std::uint64_t value, std::uint64_t time_ps) {
+    if (m_thread)
+      log({time_ps, value, id, Kind::Change});
+    else
+      m_writer.change(id, value, time_ps);
+  }
+  void schedule(int id, std::uint64_t value, std::uint64_t time_ps) {
+    if (m_thread)
+      log({time_ps, value, id, Kind::Schedule});
+    else
+      m_writer.schedule(id, value, time_ps);
+  }
   void add_at(int group, std::int64_t delta, std::uint64_t time_ps) {
-    log({time_ps, static_cast<std::uint64_t>(delta), group, Kind::Add});
+    if (m_thread)
+      log({time_ps, static_cast<std::uint64_t>(delta), group, Kind::Add});
+    else
+      m_writer.add_at(group, delta, time_ps);
   }
   /// Waits for the writer to take every report, then closes the output as VcdWriter::close does;
   /// false if any write failed.
@@ -61,7 +75,7 @@ class VcdRecorder {
     m_block.push_back(r);
     if (m_block.size() == kBlockReports) pass_on();
   }
-  /// Hands the block of reports to the writer's thread, or, with no output open, to the writer.
+  /// Hands the block of reports to the writer's thread.
   void pass_on();
   void apply(const std::vector<Report>& block);
 
@@ -70,7 +84,7 @@ class VcdRecorder {
   static constexpr std::size_t kBlockReports = 4096;
   VcdWriter m_writer;
   std::vector<Report> m_block;
-  std::unique_ptr<WriterThread> m_thread;  ///< while the output is open
+  std::unique_ptr<WriterThread> m_thread;  ///< while the output is open, with two CPUs or more
 };
 
 /// A value a module owns and reports to a recorder when it changes.
