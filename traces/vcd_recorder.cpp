@@ -18,15 +18,16 @@ class VcdRecorder::WriterThread {
   explicit WriterThread(VcdRecorder& rec) : m_thread([this, &rec] { run(rec); }) {}
   ~WriterThread() { finish(); }
 
-  /// Takes `block`, full, and gives back an empty one (waiting while too many wait).
-  void hand_over(std::vector<Report>& block) {
+  /// Takes `block` and gives back an empty one (waiting while too many wait).
+  void hand_over(Block& block) {
     std::unique_lock<std::mutex> lock(m_mutex);
     m_taken.wait(lock, [&] { return m_waiting.size() < kWaiting; });
     m_waiting.push_back(std::move(block));
-    block.clear();  // a moved-from vector's state is unspecified
     if (!m_spare.empty()) {
       block = std::move(m_spare.back());
       m_spare.pop_back();
+    } else {
+      block = Block{};
     }
     lock.unlock();
     m_added.notify_one();
@@ -46,7 +47,7 @@ class VcdRecorder::WriterThread {
 
   void run(VcdRecorder& rec) {
     for (;;) {
-      std::vector<Report> block;
+      Block block;
       {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_added.wait(lock, [&] { return !m_waiting.empty() || m_finishing; });
@@ -56,7 +57,7 @@ class VcdRecorder::WriterThread {
       }
       m_taken.notify_one();
       rec.apply(block);
-      block.clear();
+      block.count = 0;
       const std::lock_guard<std::mutex> lock(m_mutex);
       m_spare.push_back(std::move(block));
     }
@@ -65,8 +66,8 @@ class VcdRecorder::WriterThread {
   std::mutex m_mutex;
   std::condition_variable m_added;  ///< a block waits, or finishing
   std::condition_variable m_taken;  ///< the writer took a block
-  std::deque<std::vector<Report>> m_waiting;
-  std::vector<std::vector<Report>> m_spare;
+  std::deque<Block> m_waiting;
+  std::vector<Block> m_spare;
   bool m_finishing = false;
   std::thread m_thread;  ///< last: it starts once the rest is ready
 };
@@ -91,19 +92,23 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
                        std::uint64_t window_end_ps) {
   if (!m_writer.open(path, timescale_comment, window_begin_ps, window_end_ps)) return false;
   if (several_cpus()) {
-    m_block.reserve(kBlockReports);
+    m_next = m_block.reports.get();
+    m_end = m_next + kBlockReports;
     m_thread = std::make_unique<WriterThread>(*this);
   }
   return true;
 }
 
 void VcdRecorder::pass_on() {
+  m_block.count = static_cast<std::size_t>(m_next - m_block.reports.get());
   m_thread->hand_over(m_block);
-  if (m_block.capacity() < kBlockReports) m_block.reserve(kBlockReports);
+  m_next = m_block.reports.get();
+  m_end = m_next + kBlockReports;
 }
 
-void VcdRecorder::apply(const std::vector<Report>& block) {
-  for (const Report& r : block) {
+void VcdRecorder::apply(const Block& block) {
+  for (std::size_t i = 0; i < block.count; ++i) {
+    const Report& r = block.reports[i];
     switch (r.kind) {
       case Kind::Change:
         m_writer.change(r.id, r.value, r.time);
@@ -120,7 +125,7 @@ void VcdRecorder::apply(const std::vector<Report>& block) {
 
 bool VcdRecorder::close(std::uint64_t end_time_ps) {
   if (m_thread) {
-    m_thread->hand_over(m_block);
+    pass_on();
     m_thread->finish();
     m_thread.reset();
   }

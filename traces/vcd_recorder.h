@@ -69,21 +69,27 @@ class VcdRecorder {
     int id;
     Kind kind;
   };
-  class WriterThread;
-
-  void log(const Report& r) {
-    m_block.push_back(r);
-    if (m_block.size() == kBlockReports) pass_on();
-  }
-  /// Hands the block of reports to the writer's thread.
-  void pass_on();
-  void apply(const std::vector<Report>& block);
-
   // Large enough that handing a block on (a lock, a wake-up) costs little per report, small
   // enough to stay in cache until the writer takes it.
   static constexpr std::size_t kBlockReports = 4096;
+  struct Block {
+    std::unique_ptr<Report[]> reports = std::make_unique<Report[]>(kBlockReports);
+    std::size_t count = 0;
+  };
+  class WriterThread;
+
+  void log(const Report& r) {
+    *m_next = r;
+    if (++m_next == m_end) pass_on();
+  }
+  /// Hands the reports logged to the writer's thread and starts a new block.
+  void pass_on();
+  void apply(const Block& block);
+
   VcdWriter m_writer;
-  std::vector<Report> m_block;
+  Block m_block;  ///< being logged, from m_block.reports to m_next
+  Report* m_next = nullptr;
+  Report* m_end = nullptr;
   std::unique_ptr<WriterThread> m_thread;  ///< while the output is open, with two CPUs or more
 };
 
