@@ -27,7 +27,7 @@ class VcdRecorder::WriterThread {
       block = std::move(m_spare.back());
       m_spare.pop_back();
     } else {
-      block = Block{};
+      block = Block::make();
     }
     lock.unlock();
     m_added.notify_one();
@@ -92,6 +92,7 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
                        std::uint64_t window_end_ps) {
   if (!m_writer.open(path, timescale_comment, window_begin_ps, window_end_ps)) return false;
   if (several_cpus()) {
+    m_block = Block::make();
     m_next = m_block.reports.get();
     m_end = m_next + kBlockReports;
     m_thread = std::make_unique<WriterThread>(*this);

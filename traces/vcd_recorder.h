@@ -73,8 +73,9 @@ class VcdRecorder {
   // enough to stay in cache until the writer takes it.
   static constexpr std::size_t kBlockReports = 4096;
   struct Block {
-    std::unique_ptr<Report[]> reports = std::make_unique<Report[]>(kBlockReports);
+    std::unique_ptr<Report[]> reports;
     std::size_t count = 0;
+    static Block make() { return {std::unique_ptr<Report[]>(new Report[kBlockReports]), 0}; }  // left unset
   };
   class WriterThread;
 
