@@ -60,19 +60,21 @@ TEST_CASE("Per-PE data, GPRs, flags and seeded random fills", "[program]") {
 }
 
 TEST_CASE("Text and raw value files", "[program]") {
-  std::ofstream("ptosim_values.txt") << "1 2\n3 4\n";
-  const ProgramFile p = parse_ok(".tile T#1 U16 cols=2 valid=2x2\n.file T#1 ptosim_values.txt\n");
+  const std::string text = ptosim::test::write_file("values.txt", "1 2\n3 4\n");
+  const ProgramFile p = parse_ok(".tile T#1 U16 cols=2 valid=2x2\n.file T#1 " + text + "\n");
   CHECK(p.tiles[0].data[2][3] == 4u);
-  std::ofstream raw("ptosim_values.bin", std::ios::binary);
+  const std::string bin = ptosim::test::scratch("values.bin");
+  std::ofstream raw(bin, std::ios::binary);
   for (int i = 0; i < 128; ++i) raw.put(static_cast<char>(i));
   raw.close();
-  const ProgramFile r = parse_ok(".tile T#1 U8 cols=2 capacity=128 valid=1x1\n.file T#1 ptosim_values.bin\n");
+  const std::string tile = ".tile T#1 U8 cols=2 capacity=128 valid=1x1\n";
+  const ProgramFile r = parse_ok(tile + ".file T#1 " + bin + "\n");
   CHECK(r.tiles[0].data[0][127] == 127u);  // the whole physical fragment is loaded and defined
   // A raw file completes its fragments: values after it are an error, not a silent overwrite.
-  CHECK(parse_error(".tile T#1 U8 cols=2 capacity=128 valid=1x1\n.file T#1 ptosim_values.bin\n.data T#1 5\n")
-            .find("already has its 1 valid values on PE0") != std::string::npos);
-  CHECK(parse_error(".tile T#1 U8 cols=2 capacity=128 valid=1x1\n.data T#1 5\n.file T#1 ptosim_values.bin\n")
-            .find("T#1 already has values on PE0") != std::string::npos);
+  CHECK(parse_error(tile + ".file T#1 " + bin + "\n.data T#1 5\n").find("already has its 1 valid values on PE0") !=
+        std::string::npos);
+  CHECK(parse_error(tile + ".data T#1 5\n.file T#1 " + bin + "\n").find("T#1 already has values on PE0") !=
+        std::string::npos);
 }
 
 TEST_CASE("Directive errors carry file:line:column", "[program]") {

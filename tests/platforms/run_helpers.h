@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -29,8 +30,25 @@ inline std::string slurp(const std::string& path) {
   return s.str();
 }
 
+/// Removes this process's scratch files as it exits, those of a failed test too, with what the
+/// program wrote beside them (a trace's layout and filters) and the names tests start with '-'.
+struct ScratchCleanup {
+  static std::string prefix() { return "ptosim_" + std::to_string(getpid()) + "_"; }
+  ~ScratchCleanup() {
+    const std::string mine = prefix();
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(".", ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind(mine, 0) == 0 || name.rfind("-" + mine, 0) == 0) std::filesystem::remove_all(entry.path(), ec);
+    }
+  }
+};
+
 /// A per-process file name: ctest runs test cases in parallel in one directory.
-inline std::string scratch(const std::string& name) { return "ptosim_" + std::to_string(getpid()) + "_" + name; }
+inline std::string scratch(const std::string& name) {
+  static const ScratchCleanup cleanup;
+  return ScratchCleanup::prefix() + name;
+}
 
 inline std::string write_file(const std::string& name, const std::string& text) {
   const std::string path = scratch(name);
