@@ -3,8 +3,11 @@
 
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <sched.h>
+#include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -15,48 +18,76 @@ namespace ptosim::traces {
 /// than letting the reports fill memory.
 class VcdRecorder::WriterThread {
  public:
-  explicit WriterThread(VcdRecorder& rec) : m_thread([this, &rec] { run(rec); }) {}
-  ~WriterThread() { finish(); }
+  explicit WriterThread(VcdWriter& writer) {
+    m_spare.reserve(kWaiting + 2);  // every block there is: returning one never allocates
+    m_thread = std::thread([this, &writer] { run(writer); });
+  }
+  /// Stops the thread, dropping the blocks not yet written (a recorder destroyed without close).
+  ~WriterThread() {
+    if (!m_thread.joinable()) return;
+    {
+      const std::lock_guard<std::mutex> lock(m_mutex);
+      m_stop = Stop::Drop;
+    }
+    m_added.notify_one();
+    m_thread.join();
+  }
 
-  /// Takes `block` and gives back an empty one (waiting while too many wait).
-  void hand_over(Block& block) {
+  /// Queues `block` for the writer, waiting while kWaiting blocks wait.
+  void hand_over(Block&& block) {
     std::unique_lock<std::mutex> lock(m_mutex);
     m_taken.wait(lock, [&] { return m_waiting.size() < kWaiting; });
     m_waiting.push_back(std::move(block));
-    if (!m_spare.empty()) {
-      block = std::move(m_spare.back());
-      m_spare.pop_back();
-    } else {
-      block = Block::make();
-    }
     lock.unlock();
     m_added.notify_one();
   }
-  /// Returns once the writer has applied every block handed over.
+  /// An empty block: one the writer is done with, or a new one.
+  Block spare() {
+    {
+      const std::lock_guard<std::mutex> lock(m_mutex);
+      if (!m_spare.empty()) {
+        Block block = std::move(m_spare.back());
+        m_spare.pop_back();
+        return block;
+      }
+    }
+    return Block::make();
+  }
+  /// Returns once the writer has written every block handed over; throws what the writer met.
   void finish() {
     {
       const std::lock_guard<std::mutex> lock(m_mutex);
-      m_finishing = true;
+      m_stop = Stop::AfterWaiting;
     }
     m_added.notify_one();
-    if (m_thread.joinable()) m_thread.join();
+    m_thread.join();
+    if (m_failure) std::rethrow_exception(m_failure);
   }
 
  private:
   static constexpr std::size_t kWaiting = 8;
+  enum class Stop { No, AfterWaiting, Drop };
 
-  void run(VcdRecorder& rec) {
+  void run(VcdWriter& writer) {
     for (;;) {
       Block block;
       {
         std::unique_lock<std::mutex> lock(m_mutex);
-        m_added.wait(lock, [&] { return !m_waiting.empty() || m_finishing; });
-        if (m_waiting.empty()) return;
+        m_added.wait(lock, [&] { return !m_waiting.empty() || m_stop != Stop::No; });
+        if (m_stop == Stop::Drop || m_waiting.empty()) return;
         block = std::move(m_waiting.front());
         m_waiting.pop_front();
       }
       m_taken.notify_one();
-      rec.apply(block);
+      // After a failure blocks are still taken, unwritten, so the simulation never waits for a
+      // writer that stopped; finish() throws it.
+      if (!m_failure) {
+        try {
+          replay(block, writer);
+        } catch (...) {
+          m_failure = std::current_exception();
+        }
+      }
       block.count = 0;
       const std::lock_guard<std::mutex> lock(m_mutex);
       m_spare.push_back(std::move(block));
@@ -64,18 +95,20 @@ class VcdRecorder::WriterThread {
   }
 
   std::mutex m_mutex;
-  std::condition_variable m_added;  ///< a block waits, or finishing
+  std::condition_variable m_added;  ///< a block waits, or stop
   std::condition_variable m_taken;  ///< the writer took a block
   std::deque<Block> m_waiting;
   std::vector<Block> m_spare;
-  bool m_finishing = false;
-  std::thread m_thread;  ///< last: it starts once the rest is ready
+  Stop m_stop = Stop::No;
+  std::exception_ptr m_failure;  ///< set on the thread only, read after it is joined
+  std::thread m_thread;
 };
 
 namespace {
 
-/// Whether this process may run on two CPUs or more at once (an affinity mask, a container's CPU
-/// set): on one, a second thread only adds the logging and the switches to the writer's work.
+/// Whether this process may run on two CPUs or more at once (its affinity mask; a container's CPU
+/// quota is not seen): on one, a second thread only adds the logging and the switches to the
+/// writer's work.
 bool several_cpus() {
   cpu_set_t cpus;
   if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) return std::thread::hardware_concurrency() > 1;
@@ -84,41 +117,54 @@ bool several_cpus() {
 
 }  // namespace
 
-VcdRecorder::VcdRecorder() = default;
+VcdRecorder::VcdRecorder(Threading threading) : m_threading(threading) {}
 
 VcdRecorder::~VcdRecorder() = default;
 
+void VcdRecorder::before_open() const {
+  if (m_opened) throw std::logic_error("VcdRecorder: signals are declared, and the output opened once, before any report");
+}
+
 bool VcdRecorder::open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
                        std::uint64_t window_end_ps) {
+  before_open();
+  m_opened = true;
   if (!m_writer.open(path, timescale_comment, window_begin_ps, window_end_ps)) return false;
-  if (several_cpus()) {
-    m_block = Block::make();
-    m_next = m_block.reports.get();
-    m_end = m_next + kBlockReports;
-    m_thread = std::make_unique<WriterThread>(*this);
+  if (m_threading == Threading::OwnThread || (m_threading == Threading::ByCpus && several_cpus())) {
+    try {
+      m_thread = std::make_unique<WriterThread>(m_writer);
+    } catch (const std::system_error&) {
+      return true;  // no thread to be had: in line
+    }
+    start_block();
   }
   return true;
 }
 
-void VcdRecorder::pass_on() {
-  m_block.count = static_cast<std::size_t>(m_next - m_block.reports.get());
-  m_thread->hand_over(m_block);
+void VcdRecorder::start_block() {
+  m_block = m_thread->spare();
   m_next = m_block.reports.get();
   m_end = m_next + kBlockReports;
 }
 
-void VcdRecorder::apply(const Block& block) {
+void VcdRecorder::pass_on() {
+  m_block.count = static_cast<std::size_t>(m_next - m_block.reports.get());
+  m_thread->hand_over(std::move(m_block));
+  start_block();
+}
+
+void VcdRecorder::replay(const Block& block, VcdWriter& writer) {
   for (std::size_t i = 0; i < block.count; ++i) {
     const Report& r = block.reports[i];
     switch (r.kind) {
       case Kind::Change:
-        m_writer.change(r.id, r.value, r.time);
+        writer.change(r.id, r.value, r.time);
         break;
       case Kind::Schedule:
-        m_writer.schedule(r.id, r.value, r.time);
+        writer.schedule(r.id, r.value, r.time);
         break;
       case Kind::Add:
-        m_writer.add_at(r.id, static_cast<std::int64_t>(r.value), r.time);
+        writer.add_at(r.id, static_cast<std::int64_t>(r.value), r.time);
         break;
     }
   }
@@ -126,9 +172,11 @@ void VcdRecorder::apply(const Block& block) {
 
 bool VcdRecorder::close(std::uint64_t end_time_ps) {
   if (m_thread) {
-    pass_on();
-    m_thread->finish();
-    m_thread.reset();
+    m_block.count = static_cast<std::size_t>(m_next - m_block.reports.get());
+    m_thread->hand_over(std::move(m_block));
+    const std::unique_ptr<WriterThread> thread = std::move(m_thread);  // later reports go in line
+    m_next = m_end = nullptr;
+    thread->finish();
   }
   return m_writer.close(end_time_ps);
 }

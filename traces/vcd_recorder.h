@@ -3,11 +3,12 @@
 // queue depths, port activity). A VcdWriter orders, folds, formats and writes them; on a busy trace
 // that work costs about as much as the simulation it watches, so while the output is open and the
 // process may run on two CPUs or more, the writer works on a thread of its own: a report is logged
-// as made and handed on in blocks. The writer sees the reports in the order made either way, so
-// the VCD is the same.
+// as made (24 bytes) and handed on in blocks. The writer sees the reports in the order made either
+// way, so the VCD is the same byte for byte.
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,23 +20,35 @@ namespace ptosim::traces {
 class VcdRecorder {
  public:
   using Signal = VcdWriter::Signal;
+  /// Where the writer works: on a thread of its own when the process may run on two CPUs or more
+  /// (the default), or always in line, or always on its own thread (tests run both).
+  enum class Threading { ByCpus, InLine, OwnThread };
 
-  VcdRecorder();
-  ~VcdRecorder();  ///< stops the writer's thread if close() was not called (a run that failed)
+  explicit VcdRecorder(Threading threading = Threading::ByCpus);
+  /// Without close() (a run that failed), the reports not yet written are dropped and the output
+  /// is left as far as it was written.
+  ~VcdRecorder();
   VcdRecorder(const VcdRecorder&) = delete;
   VcdRecorder& operator=(const VcdRecorder&) = delete;
 
-  /// Declarations come before open(); see VcdWriter.
+  /// Declarations come before open() (std::logic_error after); see VcdWriter.
   int declare(const std::string& scope, const std::string& name, unsigned width) {
+    before_open();
     return m_writer.declare(scope, name, width);
   }
-  int declare_group() { return m_writer.declare_group(); }
-  void join(int group, int signal) { m_writer.join(group, signal); }
+  int declare_group() {
+    before_open();
+    return m_writer.declare_group();
+  }
+  void join(int group, int signal) {
+    before_open();
+    m_writer.join(group, signal);
+  }
   static unsigned width_for(std::uint64_t max_value) { return VcdWriter::width_for(max_value); }
   const std::vector<Signal>& signals() const { return m_writer.signals(); }
 
-  /// Opens the output, writes the header and starts the writer's thread (with two CPUs or more to
-  /// run on); see VcdWriter::open.
+  /// Opens the output, writes the header and starts the writer's thread (see Threading; in line
+  /// if the thread cannot be started); see VcdWriter::open. Once only (std::logic_error after).
   bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
             std::uint64_t window_end_ps);
   /// The reports, as VcdWriter's functions of the same names take them.
@@ -58,7 +71,8 @@ class VcdRecorder {
       m_writer.add_at(group, delta, time_ps);
   }
   /// Waits for the writer to take every report, then closes the output as VcdWriter::close does;
-  /// false if any write failed.
+  /// false if any write failed. An exception the writer's thread met (out of memory) is thrown
+  /// here, where in line it would have left the report that met it.
   bool close(std::uint64_t end_time_ps);
 
  private:
@@ -79,19 +93,25 @@ class VcdRecorder {
   };
   class WriterThread;
 
+  void before_open() const;
   void log(const Report& r) {
     *m_next = r;
     if (++m_next == m_end) pass_on();
   }
   /// Hands the reports logged to the writer's thread and starts a new block.
   void pass_on();
-  void apply(const Block& block);
+  void start_block();
+  static void replay(const Block& block, VcdWriter& writer);
 
+  Threading m_threading;
+  bool m_opened = false;
   VcdWriter m_writer;
   Block m_block;  ///< being logged, from m_block.reports to m_next
   Report* m_next = nullptr;
   Report* m_end = nullptr;
-  std::unique_ptr<WriterThread> m_thread;  ///< while the output is open, with two CPUs or more
+  /// While the output is open, if the writer works on a thread; declared after m_writer, so
+  /// destroyed (its thread stopped) before it.
+  std::unique_ptr<WriterThread> m_thread;
 };
 
 /// A value a module owns and reports to a recorder when it changes.

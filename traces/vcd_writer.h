@@ -3,7 +3,7 @@
 // change-driven VCD body. Nothing is sampled by a clock, so tracing costs only what changes. Changes
 // known ahead (a loosely-timed engine's end, a memory's port activity, booked ahead of the caller's
 // time) are scheduled and written when time reaches them. An optional time window keeps long runs'
-// traces small. VcdRecorder, what modules report to, runs it on a thread of its own.
+// traces small. VcdRecorder, what modules report to, calls it in line or from a thread of its own.
 #pragma once
 
 #include <cstddef>
