@@ -95,7 +95,7 @@ TEST_CASE("TileEngine: it returns once booked with the rest as annotated delay, 
   REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
   sc_core::sc_start();
   const std::uint64_t ps = sc_core::sc_time(1, sc_core::SC_PS).value();
-  rec.close(sc_core::sc_time_stamp().value() / ps + 100'000);
+  REQUIRE(rec.close(sc_core::sc_time_stamp().value() / ps + 100'000));
   // The busy signal's changes, as (time, value).
   std::string busy_code;
   for (const auto& sig : rec.signals())

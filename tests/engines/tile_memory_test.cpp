@@ -552,7 +552,7 @@ TEST_CASE("TileMemory: instances that mirror book exactly what separate memories
 
   // Every instance's port activity changes exactly when its memory alone's does.
   sc_core::sc_start(sc_core::sc_time(2000 * 1000, sc_core::SC_PS));
-  rec.close(sc_core::sc_time_stamp().value());
+  REQUIRE(rec.close(sc_core::sc_time_stamp().value()));
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::string>>> changes;  // by VCD code
   std::ifstream in(vcd);
   std::string line;
