@@ -7,8 +7,8 @@
 // way, so the VCD is the same byte for byte.
 #pragma once
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
