@@ -30,7 +30,7 @@ TEST_CASE("Every example prints its expected output and traces convert with vcd2
     if (entry.path().extension() != ".pto") continue;
     ++examples;
     const std::string name = entry.path().stem().string();
-    const std::string vcd = "example_" + name + ".vcd";
+    const std::string vcd = ptosim::test::scratch("example_" + name + ".vcd");
     const auto r = run_program("example_" + name, slurp(entry.path().string()), "--hex --vcd " + vcd);
     INFO(name << "\n" << r.err);
     REQUIRE(r.status == 0);

@@ -17,6 +17,7 @@
 
 using ptosim::test::dumps_of;
 using ptosim::test::run_program;
+using ptosim::test::scratch;
 using ptosim::test::slurp;
 using ptosim::test::Waves;
 
@@ -160,8 +161,8 @@ TEST_CASE("Timing parameters never change a functional result", "[timing]") {
 TEST_CASE("Two runs of the same input give identical statistics and VCD, and tracing changes no statistic",
           "[timing]") {
   const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
-  const auto a = run_program("determinism_a", program, "--quiet --vcd determinism_a.vcd");
-  const auto b = run_program("determinism_b", program, "--quiet --vcd determinism_b.vcd");
+  const auto a = run_program("determinism_a", program, "--quiet --vcd " + scratch("determinism_a.vcd"));
+  const auto b = run_program("determinism_b", program, "--quiet --vcd " + scratch("determinism_b.vcd"));
   const auto untraced = run_program("determinism_untraced", program, "--quiet");
   REQUIRE(a.status == 0);
   REQUIRE(b.status == 0);
@@ -171,13 +172,13 @@ TEST_CASE("Two runs of the same input give identical statistics and VCD, and tra
   // The same on a program whose bundles mostly find their sources ready (the dispatcher then
   // decodes and preflights in one step when nothing is traced).
   const std::string attention = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/attention.pto");
-  const auto traced = run_program("determinism_attention_traced", attention, "--quiet --vcd determinism_attention.vcd");
+  const auto traced = run_program("determinism_attention_traced", attention, "--quiet --vcd " + scratch("determinism_attention.vcd"));
   const auto plain = run_program("determinism_attention", attention, "--quiet");
   REQUIRE(traced.status == 0);
   REQUIRE(plain.status == 0);
   CHECK(plain.stats == traced.stats);
   auto body = [](const std::string& vcd) { return vcd.substr(vcd.find("$enddefinitions")); };
-  const std::string va = slurp("determinism_a.vcd"), vb = slurp("determinism_b.vcd");
+  const std::string va = slurp(scratch("determinism_a.vcd")), vb = slurp(scratch("determinism_b.vcd"));
   REQUIRE(va.size() > 200);
   CHECK(body(va) == body(vb));
 }
@@ -191,7 +192,7 @@ TEST_CASE("Tracing changes no statistic whether a dependency resolves before, du
   for (int decode : {1, 4, 16, 64, 256}) {
     const std::string set = " --set dispatch.decode_cycles=" + std::to_string(decode);
     const std::string name = "decode_sweep_" + std::to_string(decode);
-    const auto traced = run_program(name + "_traced", program, "--quiet --vcd " + name + ".vcd" + set);
+    const auto traced = run_program(name + "_traced", program, "--quiet --vcd " + scratch(name + ".vcd") + set);
     const auto plain = run_program(name, program, "--quiet" + set);
     REQUIRE(traced.status == 0);
     REQUIRE(plain.status == 0);
@@ -207,7 +208,7 @@ TEST_CASE("Tracing changes no statistic of a dependent CUBE chain, full or timin
   const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/gemm.pto");
   for (const std::string mode : {"", " --timing-only"}) {
     const std::string name = mode.empty() ? "gemm_chain" : "gemm_chain_timing_only";
-    const auto traced = run_program(name + "_traced", program, "--quiet --vcd " + name + ".vcd" + mode);
+    const auto traced = run_program(name + "_traced", program, "--quiet --vcd " + scratch(name + ".vcd") + mode);
     const auto plain = run_program(name, program, "--quiet" + mode);
     INFO(mode);
     REQUIRE(traced.status == 0);
@@ -237,9 +238,9 @@ TEST_CASE("The VCD shows what the statistics count: busy engines, dispatcher sta
   for (const Run& run : runs) {
     const std::string name = std::string("waves_") + run.example;
     INFO(run.example << run.args);
-    const auto r = run_program(name, slurp(examples + run.example + ".pto"), "--quiet --vcd " + name + ".vcd" + run.args);
+    const auto r = run_program(name, slurp(examples + run.example + ".pto"), "--quiet --vcd " + scratch(name + ".vcd") + run.args);
     REQUIRE(r.status == 0);
-    const Waves waves(name + ".vcd");
+    const Waves waves(scratch(name + ".vcd"));
     const std::uint64_t period = r.stats["clock_period_ps"].get<std::uint64_t>();
     CHECK(waves.end == r.stats["simulated_cycles"].get<std::uint64_t>() * period);
     for (const char* engine : {"sfu", "cube"})
@@ -274,7 +275,7 @@ TEST_CASE("A dependency stall is charged to the engines idle throughout it, not 
       "B.DIM zero, 64, ->LB2\nB.IOT U#1, U#2, mask=1111, ->M<7>\nB.IOT mask=1111, last, ->T<1>\nBSTOP\n"
       "BSTART.SFU TROWEXPANDMAX, FP32\nB.DIM zero, 1, ->LB0\nB.DIM zero, 32, ->LB1\n"
       "B.IOT N#1, T#1, mask=1111, last, ->N<1>\nBSTOP\n";
-  for (const char* args : {"--quiet", "--quiet --vcd idle_charge.vcd"}) {
+  for (const std::string& args : {std::string("--quiet"), "--quiet --vcd " + scratch("idle_charge.vcd")}) {
     INFO(args);
     const auto r = run_program("idle_charge", program, args);
     REQUIRE(r.status == 0);
@@ -299,25 +300,27 @@ TEST_CASE("Timing-only runs keep the same timing and say that no values were com
 
 TEST_CASE("The trace window limits the VCD to the cycles asked for", "[timing]") {
   const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
-  const auto whole = run_program("window_whole", program, "--quiet --vcd window_whole.vcd");
-  const auto part = run_program("window_part", program, "--quiet --vcd window_part.vcd --trace-window 100:150");
+  const std::string whole_vcd = scratch("window_whole.vcd"), part_vcd = scratch("window_part.vcd");
+  const auto whole = run_program("window_whole", program, "--quiet --vcd " + whole_vcd);
+  const auto part = run_program("window_part", program, "--quiet --vcd " + part_vcd + " --trace-window 100:150");
   REQUIRE(whole.status == 0);
   REQUIRE(part.status == 0);
-  const std::string w = slurp("window_whole.vcd"), p = slurp("window_part.vcd");
+  const std::string w = slurp(whole_vcd), p = slurp(part_vcd);
   CHECK(p.size() < w.size());
   CHECK(p.find("#54100") != std::string::npos);  // the window opens at cycle 100 (541 ps cycles)
   CHECK(p.find("#0\n") == std::string::npos);
-  CHECK(std::system(("vcd2fst window_part.vcd window_part.fst >/dev/null 2>&1")) == 0);
+  CHECK(std::system(("vcd2fst " + part_vcd + " " + scratch("window_part.fst") + " >/dev/null 2>&1").c_str()) == 0);
 }
 
 TEST_CASE("The GTKWave save file loads in GTKWave with every traced signal", "[timing][gtkwave]") {
   const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
-  const auto r = run_program("gtkw", program, "--quiet --fst gtkw.fst");
+  const std::string fst = scratch("gtkw.fst"), log = scratch("gtkw_check.out");
+  const auto r = run_program("gtkw", program, "--quiet --fst " + fst);
   REQUIRE(r.status == 0);
   const std::string tcl = ptosim::test::write_file(
       "gtkw_check.tcl", "set n [gtkwave::getDisplayedSignals]\nputs \"DISPLAYED [llength $n]\"\ngtkwave::/File/Quit\n");
-  const int status = std::system(("timeout 120 xvfb-run -a gtkwave -S " + tcl + " gtkw.fst.gtkw >gtkw_check.out 2>&1").c_str());
-  const std::string out = slurp("gtkw_check.out");
+  const int status = std::system(("timeout 120 xvfb-run -a gtkwave -S " + tcl + " " + fst + ".gtkw >" + log + " 2>&1").c_str());
+  const std::string out = slurp(log);
   INFO(out);
   CHECK(status == 0);
   CHECK(out.find("DISPLAYED 16") != std::string::npos);
