@@ -147,9 +147,13 @@ void VcdRecorder::start_block() {
   m_end = m_next + kBlockReports;
 }
 
-void VcdRecorder::pass_on() {
+void VcdRecorder::hand_over_block() {
   m_block.count = static_cast<std::size_t>(m_next - m_block.reports.get());
   m_thread->hand_over(std::move(m_block));
+}
+
+void VcdRecorder::pass_on() {
+  hand_over_block();
   start_block();
 }
 
@@ -172,8 +176,7 @@ void VcdRecorder::replay(const Block& block, VcdWriter& writer) {
 
 bool VcdRecorder::close(std::uint64_t end_time_ps) {
   if (m_thread) {
-    m_block.count = static_cast<std::size_t>(m_next - m_block.reports.get());
-    m_thread->hand_over(std::move(m_block));
+    hand_over_block();
     const std::unique_ptr<WriterThread> thread = std::move(m_thread);  // later reports go in line
     m_next = m_end = nullptr;
     thread->finish();

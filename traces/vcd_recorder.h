@@ -100,6 +100,8 @@ class VcdRecorder {
   }
   /// Hands the reports logged to the writer's thread and starts a new block.
   void pass_on();
+  /// Hands the reports logged to the writer's thread (the block goes with them).
+  void hand_over_block();
   void start_block();
   static void replay(const Block& block, VcdWriter& writer);
 
