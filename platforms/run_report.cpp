@@ -27,7 +27,8 @@ OJson engine_json(const engines::EngineStats& s, const std::uint64_t idle_stall[
   j["bytes_written"] = s.bytes_written;
   OJson ops = OJson::object();
   std::map<std::string, engines::EngineStats::PerOp> by_name;  // the report lists opcodes by name
-  for (const auto& [op, counts] : s.per_op) by_name[model::operation_mnemonic(op)] = counts;
+  for (std::size_t op = 0; op < s.per_op.size(); ++op)
+    if (s.per_op[op].count != 0) by_name[model::operation_mnemonic(static_cast<model::Operation>(op))] = s.per_op[op];
   for (const auto& [name, op] : by_name) ops[name] = OJson{{"count", op.count}, {"cycles", op.cycles}};
   j["per_opcode"] = ops;
   return j;

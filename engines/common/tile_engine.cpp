@@ -228,7 +228,7 @@ sc_core::sc_time TileEngine::execute(EngineCommand& cmd) {
   m_stats.busy_cycles += busy;
   m_stats.compute_cycles += compute.count;
   m_stats.memory_stall_cycles += cmd.stall_cycles;
-  auto& op = m_stats.per_op[plan.op];
+  auto& op = m_stats.per_op[static_cast<std::size_t>(plan.op)];
   ++op.count;
   op.cycles += busy;
   m_last_done = done;

@@ -12,7 +12,6 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,7 +40,8 @@ struct EngineStats {
     std::uint64_t count = 0;
     std::uint64_t cycles = 0;
   };
-  std::map<model::Operation, PerOp> per_op;
+  /// By operation (index: model::Operation); those never run have count 0.
+  std::array<PerOp, model::kOperationCount> per_op{};
 };
 
 class TileEngine : public sc_core::sc_module {

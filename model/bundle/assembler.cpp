@@ -54,7 +54,7 @@ std::optional<unsigned long long> parse_number(std::string_view text) {
 /// the first problem) when the line does not match.
 class LineParser {
  public:
-  LineParser(std::string_view line, int line_no, const std::string& file) : m_line(line) {
+  LineParser(std::string_view line, int line_no, const FileName& file) : m_line(line) {
     m_loc.file = file;
     m_loc.line = line_no;
   }
@@ -606,11 +606,12 @@ std::string format_error(const AsmError& e) { return format_location(e.loc) + ":
 
 Assembly assemble(std::string_view text, const std::string& file_name) {
   Assembly result;
+  const FileName file(file_name);
   int line_no = 0;
   for (std::size_t start = 0; start <= text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    LineParser parser(text.substr(start, end - start), ++line_no, file_name);
+    LineParser parser(text.substr(start, end - start), ++line_no, file);
     if (!parser.run())
       result.errors.push_back(parser.error());
     else if (parser.instruction())

@@ -12,13 +12,14 @@
 #include "model/bundle/field_codes.h"
 #include "model/bundle/operation.h"
 #include "model/common/bounded_vector.h"
+#include "model/common/file_name.h"
 #include "model/common/pe_mask.h"
 
 namespace ptosim::model {
 
 /// Where an instruction came from (assembly line/column, or word offset in a binary).
 struct SourceLoc {
-  std::string file;
+  FileName file;
   int line = 0;    ///< 1-based; 0 = unknown
   int column = 0;  ///< 1-based; 0 = unknown
   std::int64_t offset = -1;  ///< byte offset of the instruction in a binary image; -1 = not from a binary

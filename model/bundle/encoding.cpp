@@ -337,6 +337,7 @@ void append_bytes(const Encoding& e, std::vector<std::uint8_t>& out) {
 
 DecodedProgram decode_program(const std::vector<std::uint8_t>& bytes, const std::string& file_name) {
   DecodedProgram program;
+  const FileName file(file_name);
   std::size_t offset = 0;
   while (offset < bytes.size()) {
     const std::size_t left = bytes.size() - offset;
@@ -354,7 +355,7 @@ DecodedProgram decode_program(const std::vector<std::uint8_t>& bytes, const std:
     std::uint64_t bits = 0;
     for (unsigned i = 0; i < width / 8; ++i) bits |= std::uint64_t{bytes[offset + i]} << (8 * i);
     SourceLoc loc;
-    loc.file = file_name;
+    loc.file = file;
     loc.offset = static_cast<std::int64_t>(offset);
     program.instructions.push_back(Instruction{decode(bits, width), loc});
     offset += width / 8;

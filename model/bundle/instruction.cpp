@@ -165,13 +165,13 @@ Status validate(const InstructionBody& body) {
 }
 
 std::string format_location(const SourceLoc& loc) {
-  if (loc.line > 0) return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+  if (loc.line > 0) return loc.file.str() + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
   if (loc.offset >= 0) {
     char buf[32];
     std::snprintf(buf, sizeof buf, ":+0x%llx", static_cast<unsigned long long>(loc.offset));
-    return loc.file + buf;
+    return loc.file.str() + buf;
   }
-  return loc.file;
+  return loc.file.str();
 }
 
 }  // namespace ptosim::model
