@@ -132,10 +132,12 @@ Status preflight_expansion(Preflight& p) {
       return legality(std::string(data_type_name(p.type)) + " is not a legal " + p.name() + " source DataType");
     const auto d = sfu::expdif_destination(p.type, p.b.datr);
     if (!d) {
-      const unsigned code = p.b.datr ? p.b.datr->dtype_code : kDataTypeNoneCode;
+      // Reached only through a present B.DATR: its DataType names the destination (0 is FP64).
+      const unsigned code = p.b.datr->dtype_code;
+      const auto named = data_type_from_code(code);
       return legality(std::string(p.name()) + " has no (source " + data_type_name(p.type) + ", destination " +
-                      (code == kDataTypeNoneCode ? std::string("none") : std::to_string(code)) +
-                      ") type pair; legal: same-type FP64 FP32 TF32 HF32 FP16 BF16 E4M3 E5M2, FP16/BF16 to FP32");
+                      (named ? std::string(data_type_name(*named)) : "reserved code " + std::to_string(code)) +
+                      " from B.DATR) type pair; legal: same-type FP64 FP32 TF32 HF32 FP16 BF16 E4M3 E5M2, FP16/BF16 to FP32");
     }
     dst_type = *d;
   } else if (!sfu::a16_type(p.type)) {

@@ -45,10 +45,10 @@ bool accepts_type(Operation op, DataType t) {
 
 std::optional<DataType> expdif_destination(DataType src, const std::optional<DatrFields>& datr) {
   if (!expdif_source_type(src)) return std::nullopt;
-  // Code 0 reads as "not selected" (the seeds give B.DATR only PadValue here): it never accepts a
-  // pair the seeds reject, and it keeps `B.DATR pad=...` usable on every source type.
+  // A present B.DATR's DataType is the destination's, 0 included (FP64, as the ASL reads it and the
+  // seeds are silent): a B.DATR that only sets PadValue carries DTYPE_NONE or the source's code.
   const unsigned code = datr ? datr->dtype_code : kDataTypeNoneCode;
-  if (code == kDataTypeNoneCode || code == 0 || code == data_type_code(src)) return src;
+  if (code == kDataTypeNoneCode || code == data_type_code(src)) return src;
   if (code == data_type_code(DataType::FP32) && (src == DataType::FP16 || src == DataType::BF16))
     return DataType::FP32;
   return std::nullopt;

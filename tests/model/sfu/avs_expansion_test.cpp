@@ -151,9 +151,6 @@ TEST_CASE("tile-exec-trowexpandexpdif-stage3-decoded-001", "[sfu][avs]") {
       {false, DataType::BF16, DataType::FP32, "B.DATR dtype=FP32\n", bf16_a, bf16_b},
       {true, DataType::FP32, DataType::FP32, "", 0x3C000000, 0x33800000},   // the widened FP16 inputs
       {false, DataType::FP32, DataType::FP32, "", 0x3F800000, 0x3B000000},  // the widened BF16 inputs
-      // Project decision (docs/isa-coverage.md): encoded DataType 0 selects the same type; the ASL
-      // reads it as FP64 and rejects the (FP16, FP64) pair.
-      {true, DataType::FP16, DataType::FP16, "B.DATR dtype=FP64\n", fp16_a, fp16_b},
   };
   for (const Stage3& c : positive) {
     Machine m;
@@ -191,6 +188,9 @@ TEST_CASE("tile-exec-trowexpandexpdif-stage3-decoded-001", "[sfu][avs]") {
       {true, DataType::FP16, DataType::BF16, "B.DATR dtype=BF16\n", fp16_a, fp16_b},
       {false, DataType::BF16, DataType::FP16, "B.DATR dtype=FP16\n", bf16_a, bf16_b},
       {false, DataType::FP32, DataType::FP16, "B.DATR dtype=FP16\n", 0x40000000, 0x3F800000},
+      // Encoded DataType 0 is FP64, whether named or left unnamed beside a PadValue.
+      {true, DataType::FP16, DataType::FP64, "B.DATR dtype=FP64\n", fp16_a, fp16_b},
+      {true, DataType::FP16, DataType::FP64, "B.DATR pad=max\n", fp16_a, fp16_b},
   };
   for (const Stage3& c : rejected) {
     Machine m;

@@ -210,14 +210,18 @@ TEST_CASE("SFU legality table: B.DATR field applicability", "[sfu][legality]") {
         (f.applies(op) ? applicable : inapplicable).push_back(op);
     const std::string field = f.text;
     const std::string name = field.substr(0, field.find('='));
-    rules.push_back({"an inapplicable B.DATR field is zero", "see above", inapplicable, nullptr, nullptr,
-                     [field](const std::string& b, Operation) { return with_datr(b, field); }, kLegality,
-                     "is not applicable to"});
+    // An EXPDIF B.DATR's DataType types its destination (an unnamed one is FP64): any other field
+    // comes with DTYPE_NONE, which keeps the source's type.
+    const auto datr = [field](const std::string& b, Operation op) {
+      const bool expdif = op == Operation::TROWEXPANDEXPDIF || op == Operation::TCOLEXPANDEXPDIF;
+      return with_datr(expdif && field.rfind("dtype=", 0) != 0 ? with_datr(b, "dtype=none") : b, field);
+    };
+    rules.push_back({"an inapplicable B.DATR field is zero", "see above", inapplicable, nullptr, nullptr, datr,
+                     kLegality, "is not applicable to"});
     if (!applicable.empty())
       // The accepted case uses the field; the rejected one adds an inapplicable field next to it.
-      rules.push_back({"an applicable B.DATR field may be non-zero", "see above", applicable, nullptr,
-                       [field](const std::string& b, Operation) { return with_datr(b, field); },
-                       [field](const std::string& b, Operation) { return with_datr(with_datr(b, field), "sat=1"); },
+      rules.push_back({"an applicable B.DATR field may be non-zero", "see above", applicable, nullptr, datr,
+                       [datr](const std::string& b, Operation op) { return with_datr(datr(b, op), "sat=1"); },
                        kLegality, "B.DATR Sat 1 is not applicable"});
   }
   // Layout codes 21..26 are GM<->CUBE transports, no layout transform of TFILLPAD or TCONCAT.

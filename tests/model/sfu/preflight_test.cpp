@@ -249,13 +249,15 @@ TEST_CASE("SFU EXPDIF type pairs: the union of the seeds and the ASL", "[sfu]") 
       {DataType::FP64, "B.DATR dtype=FP64\n", DataType::FP64},
       {DataType::TF32, "B.DATR dtype=none\n", DataType::TF32},
       {DataType::HF32, "B.DATR dtype=HF32\n", DataType::HF32},
-      {DataType::E4M3, "B.DATR pad=max\n", DataType::E4M3},  // encoded DataType 0: same type
+      {DataType::E4M3, "B.DATR dtype=E4M3, pad=max\n", DataType::E4M3},
+      {DataType::E4M3, "B.DATR pad=max\n", std::nullopt},  // encoded DataType 0 is FP64
+      {DataType::FP64, "B.DATR pad=max\n", DataType::FP64},
       {DataType::E5M2, "", DataType::E5M2},
       {DataType::FP16, "B.DATR dtype=FP32\n", DataType::FP32},
       {DataType::BF16, "B.DATR dtype=FP32\n", DataType::FP32},
       {DataType::TF32, "B.DATR dtype=FP32\n", std::nullopt},
       {DataType::E4M3, "B.DATR dtype=FP32\n", std::nullopt},
-      {DataType::FP32, "B.DATR dtype=FP64\n", DataType::FP32},  // 0 never names FP64 for another source
+      {DataType::FP32, "B.DATR dtype=FP64\n", std::nullopt},
       {DataType::FP32, "B.DATR dtype=BF16\n", std::nullopt},
       {DataType::FP16, "B.DATR dtype=U32\n", std::nullopt},
   };

@@ -373,7 +373,10 @@ void check_expansions(const std::vector<Operation>& ops, const std::vector<DataT
         auto pad = random_pad(g);
         if (dt != t && !pad) pad = 3;  // the mixed pair needs B.DATR for its DataType
         if (pad) b.datr = DatrFields{0, static_cast<std::uint8_t>(*pad), false, false, 0, 0, 0};
-        if (dt != t) b.datr->dtype_code = static_cast<std::uint8_t>(data_type_code(dt));
+        // An EXPDIF B.DATR types the destination: the mixed pair's FP32, else (a PadValue alone)
+        // DTYPE_NONE or the source's own type.
+        if (expdif && b.datr)
+          b.datr->dtype_code = static_cast<std::uint8_t>(dt != t || g.chance(50) ? data_type_code(dt) : kDataTypeNoneCode);
         b.iot[0].source_count = copy ? 1 : 2;
         b.iot[0].sources = copy ? std::array<std::uint8_t, 2>{17, 0} : std::array<std::uint8_t, 2>{16, 17};
         // Same physical rows as the full-shape source: the same TSize, twice it for a mixed pair.
