@@ -124,7 +124,9 @@ Result<DestOperand> Preflight::destination(DataType t, std::uint32_t valid_rows,
   if (!rows)
     return allocation("TSize " + std::to_string(capacity) + " B cannot hold the " + shape() +
                       " (Col must be a power of two whose rows divide the TSize, at most 65535 rows)");
-  if (valid_rows > *rows || valid_cols > cols)
+  if (valid_cols > cols)
+    return allocation("destination ValidCol " + std::to_string(valid_cols) + " exceeds its Col " + std::to_string(cols));
+  if (valid_rows > *rows)
     return allocation("TSize " + std::to_string(capacity) + " B gives " + std::to_string(*rows) +
                       " rows; too small for the " + shape());
   DestOperand d;

@@ -178,15 +178,24 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
           if (k.size() != 3 || k[0] != 'P' || k[1] != 'E' || k[2] < '0' || k[2] > '3')
             return where + ".data_per_pe." + k + ": expected PE0..PE3";
           const int pe = k[2] - '0';
+          if (!tile.desc.pe_mask.has(pe))
+            return where + ".data_per_pe." + k + ": " + k + " is not in pe_mask " + tile.desc.pe_mask.to_string() +
+                   ", so it holds no fragment of this tile";
           if (auto e = parse_fragment(it.value(), where + ".data_per_pe." + k, tile.desc, tile.data[pe]); !e.empty())
             return e;
         }
-        // A Shared tile is one payload that every PE sees: per-PE contents must agree.
-        if (tile.ref.is_shared())
-          for (int pe = 1; pe < model::kPeCount; ++pe)
-            if (tile.data[pe] != tile.data[0])
-              return where + ".data_per_pe: a Shared tile holds one payload for every PE; PE" + std::to_string(pe) +
-                     " differs from PE0";
+        // A Shared tile is one payload that every PE of its mask sees: their contents must agree.
+        if (tile.ref.is_shared()) {
+          int first = -1;
+          for (int pe = 0; pe < model::kPeCount; ++pe) {
+            if (!tile.desc.pe_mask.has(pe)) continue;
+            if (first < 0) first = pe;
+            else if (tile.data[pe] != tile.data[first])
+              return where + ".data_per_pe: a Shared tile holds one payload for every PE of its mask; PE" +
+                     std::to_string(pe) + " differs from PE" + std::to_string(first);
+          }
+          if (first > 0) tile.data[0] = tile.data[first];  // the payload (ScenarioTile::data)
+        }
       }
       for (const ScenarioTile& other : out.tiles)
         if (other.ref == tile.ref) return where + ".reg: " + reg + " is given twice";

@@ -274,7 +274,16 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
       "capacity": 128, "cols": 2, "valid_rows": 1, "valid_cols": 2, "pe_mask": "1111", "data": ["01", "02"],
       "data_per_pe": { "PE2": ["01", "03"] } } ], "program": "" })"));
     CHECK(r.status == 2);
-    CHECK(r.err.find("tiles[0].data_per_pe: a Shared tile holds one payload for every PE; PE2 differs") != std::string::npos);
+    CHECK(r.err.find("tiles[0].data_per_pe: a Shared tile holds one payload for every PE of its mask; PE2 differs from PE0") !=
+          std::string::npos);
+  }
+  SECTION("a Shared tile's per-PE data must agree only among the PEs of its mask") {
+    const Outcome r = run("exec " + write_file("shared_pe_mask.json", R"({ "tiles": [ { "reg": "S0", "dtype": "U8",
+      "capacity": 128, "cols": 2, "valid_rows": 1, "valid_cols": 2, "pe_mask": "0110", "data": ["01", "02"],
+      "data_per_pe": { "PE1": ["01", "03"], "PE2": ["01", "03"] } } ], "program": "" })"));
+    CHECK(r.status == 0);
+    CHECK(r.out.find(R"("PE1":["01","03",null)") != std::string::npos);
+    CHECK(r.out.find(R"("PE2":["01","03",null)") != std::string::npos);
   }
   SECTION("bad trace window or unwritable output") {
     const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";

@@ -59,6 +59,9 @@ TEST_CASE("Scenario errors name the field", "[scenario]") {
                      "valid_cols": 4, "layout": "CUBE_M16" } ] })").rfind("tiles[0].valid_rows/valid_cols:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
                      "valid_rows": 1, "valid_cols": 1, "pe_mask": "11" } ] })").rfind("tiles[0].pe_mask:", 0) == 0);
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
+                     "valid_rows": 1, "valid_cols": 1, "pe_mask": "1000", "data_per_pe": { "PE3": ["01"] } } ] })") ==
+        "tiles[0].data_per_pe.PE3: PE3 is not in pe_mask 1000, so it holds no fragment of this tile");
   CHECK(error_of(R"({ "program": "", "gprs": { "PE0": { "24": "0x1" } } })").rfind("gprs.PE0.24:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "gprs": { "PE0": { "3": 5 } } })").rfind("gprs.PE0.3:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "status": ["XX"] })").rfind("status:", 0) == 0);

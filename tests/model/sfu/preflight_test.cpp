@@ -402,6 +402,9 @@ TEST_CASE("SFU TCONCAT follows the seeds: row-major sources and destination", "[
               "they must match");
   m.reject("BSTART.SFU TCONCAT, FP16\nB.DIM zero, 2, ->LB1\nB.IOT U#1, U#1, mask=1111, last, ->T<1>\nBSTOP\n",
               FaultCode::TileLegality, "set LB0");
+  // LB2 omitted: Col defaults to the left source's 2, narrower than ValidCol 4; the fault says so.
+  m.reject("BSTART.SFU TCONCAT, FP16\nB.DIM zero, 4, ->LB0\nB.DIM zero, 2, ->LB1\nB.IOT U#1, U#1, mask=1111, last, ->T<1>\nBSTOP\n",
+           FaultCode::TileAllocation, "destination ValidCol 4 exceeds its Col 2");
   CHECK(m.run1(head + "B.IOT U#1, U#1, mask=1111, last, ->T<1>\nBSTOP\n").kind == BundleOutcome::Kind::Committed);
 }
 
