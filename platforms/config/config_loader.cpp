@@ -79,6 +79,10 @@ std::string closest_key(const std::string& key, const std::vector<model::ParamIn
 /// Parses a configuration file's text, reporting every key given twice in one object ("a.b"),
 /// which a plain parse would resolve silently in favour of the last, and every key with a dot in
 /// it, which would be a second way to name a nested key (and so to give it twice unseen).
+constexpr int kMaxConfigDepth = 16;
+/// Thrown out of the parse when the nesting passes kMaxConfigDepth (the problem says where).
+struct TooDeep {};
+
 Json parse_checked(const std::string& text, std::vector<std::string>& problems, std::string& at) {
   struct Level {
     bool object;
@@ -92,13 +96,17 @@ Json parse_checked(const std::string& text, std::vector<std::string>& problems, 
       if (l.object && !l.key.empty()) p += (p.empty() ? "" : ".") + l.key;
     return p;
   };
-  const Json::parser_callback_t callback = [&](int, Json::parse_event_t event, Json& parsed) {
+  const Json::parser_callback_t callback = [&](int depth, Json::parse_event_t event, Json& parsed) {
     switch (event) {
       case Json::parse_event_t::object_start:
-        levels.push_back({true, {}, {}});
-        break;
       case Json::parse_event_t::array_start:
-        levels.push_back({false, {}, {}});
+        // No key nests deeper; stopping here keeps a hostile file from costing time and stack.
+        if (depth >= kMaxConfigDepth) {
+          problems.push_back("'" + path() + "' nests deeper than " + std::to_string(kMaxConfigDepth) +
+                             " levels; no configuration key is that deep");
+          throw TooDeep{};
+        }
+        levels.push_back({event == Json::parse_event_t::object_start, {}, {}});
         break;
       case Json::parse_event_t::object_end:
       case Json::parse_event_t::array_end:
@@ -173,6 +181,9 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
   std::string at;  // the key being parsed when parsing stopped
   try {
     j = parse_checked(*text, problems, at);
+  } catch (const TooDeep&) {
+    errors.push_back(file + ": " + problems.back());
+    return;
   } catch (const Json::out_of_range& e) {  // a number beyond a double (1e400)
     errors.push_back(file + ": " + (at.empty() ? "" : at + ": ") + "invalid JSON: " + e.what());
     return;

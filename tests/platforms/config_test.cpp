@@ -85,6 +85,24 @@ TEST_CASE("A number beyond a double is an error naming the file and key, not an 
   CHECK(has_error(r.errors, "--set sfu.bytes_per_cycle: '1e400'"));
 }
 
+TEST_CASE("Nesting deeper than any key is an error at once, however deep the file goes", "[config]") {
+  // 200000 levels used to take minutes and overflow the stack.
+  const auto nested = [](int levels) {
+    std::string text;
+    for (int i = 0; i < levels; ++i) text += "{ \"a\": ";
+    return text + "1" + std::string(static_cast<std::size_t>(levels), '}');
+  };
+  ConfigResult r;
+  const std::string deep = write(nested(200000));
+  REQUIRE_NOTHROW(r = load_config(deep, {}));
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0] == deep + ": 'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a' nests deeper than 16 levels; no configuration key is that deep");
+  // Arrays count too; sixteen levels are still parsed, and fail only as an unknown key.
+  CHECK(has_error(load_config(write(R"({ "sfu": )" + std::string(20, '[') + std::string(20, ']') + "}"), {}).errors,
+                  "'sfu' nests deeper than 16 levels"));
+  CHECK(has_error(load_config(write(nested(16)), {}).errors, "unknown key 'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a'"));
+}
+
 TEST_CASE("A key given twice in one object is an error naming its path", "[config]") {
   ConfigResult r;
   const std::string twice = write(R"({ "clock": { "period_ps": 1, "period_ps": 2 } })");
