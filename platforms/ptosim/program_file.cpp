@@ -308,7 +308,7 @@ class Parser {
     };
     for (const char* key : {"cols", "rows", "capacity"})
       if (opts.count(key) && !number(key)) return fail(opts.at(key).column, std::string(key) + ": expected a number");
-    const auto cols = number("cols");
+    auto cols = number("cols");
     const auto rows = number("rows");
     model::Layout layout = model::Layout::RowMajor;
     if (opts.count("layout")) {
@@ -334,6 +334,8 @@ class Parser {
     const auto vr = x == std::string::npos ? std::nullopt : parse_uint(v.text.substr(0, x));
     const auto vc = x == std::string::npos ? std::nullopt : parse_uint(v.text.substr(x + 1));
     if (!vr || !vc) return fail(v.column, "valid: expected ROWSxCOLS, e.g. valid=4x8");
+    // Ordinary layouts default to as many physical columns as valid ones (CUBE layouts derive theirs).
+    if (!cols && !model::is_cube_layout(layout)) cols = *vc;
     // Default capacity: the smallest power of two (>= 128 B) holding the physical shape.
     std::uint64_t capacity = 0;
     if (opts.count("capacity")) {

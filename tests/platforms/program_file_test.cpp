@@ -43,6 +43,14 @@ TEST_CASE("Directive lines are blanked so assembly line numbers stay true", "[pr
   CHECK(p.dumps.size() == 1);
 }
 
+TEST_CASE("A .tile without cols has as many physical columns as valid ones", "[program]") {
+  const ProgramFile p = parse_ok(".tile T#1 FP32 valid=4x8\n");
+  REQUIRE(p.tiles.size() == 1);
+  CHECK(p.tiles[0].desc.cols == 8);
+  CHECK(p.tiles[0].desc.capacity_bytes == 128);
+  CHECK(p.tiles[0].desc.rows == 4);
+}
+
 TEST_CASE("Per-PE data, GPRs, flags and seeded random fills", "[program]") {
   const ProgramFile p = parse_ok(
       ".tile U#2 FP16 cols=2 valid=1x2 mask=1100\n.data U#2 pe=PE0 1 2\n.data U#2 pe=PE1 3 4\n"
