@@ -15,9 +15,12 @@ int config_command(const Args& args) {
   bool list = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--config" || args[i] == "--set") {
-      if (i + 1 == args.size() || args[i + 1].empty() || (args[i] == "--config" && !file.empty())) {
-        std::cerr << "ptosim config: " << args[i] << (i + 1 < args.size() && !args[i + 1].empty() ? " given twice" : " needs a value")
-                  << "\n";
+      // A value is never one of the options (`--config --set` misses the file).
+      const bool missing = i + 1 == args.size() || args[i + 1].empty() || args[i + 1] == "--config" ||
+                           args[i + 1] == "--set" || args[i + 1] == "--list" || args[i + 1] == "--help" ||
+                           args[i + 1] == "-h";
+      if (missing || (args[i] == "--config" && !file.empty())) {
+        std::cerr << "ptosim config: " << args[i] << (missing ? " needs a value" : " given twice") << "\n";
         return 2;
       }
       (args[i] == "--config" ? file : sets.emplace_back()) = args[i + 1];

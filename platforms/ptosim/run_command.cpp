@@ -50,6 +50,7 @@ struct RunOptions {
   std::string fst;
   std::uint64_t window_begin = 0;
   std::uint64_t window_end = ~std::uint64_t{0};
+  bool window_given = false;
   std::vector<std::string> trace_modules = TileTop::traceable_modules();
   bool trace_modules_given = false;
   std::string stats;
@@ -120,13 +121,22 @@ bool distinct_files(const RunOptions& o, std::string& error) {
   return true;
 }
 
+/// Whether `arg` is one of ptosim run's options: an option's value never is (`--stats --hex` is a
+/// missing value, not a file named --hex).
+bool is_run_option(const std::string& arg) {
+  static const std::set<std::string> kOptions = {"--config", "--set",           "--allocation", "--timing-only",
+                                                 "--vcd",    "--fst",           "--trace-window", "--trace-modules",
+                                                 "--stats",  "--hex",           "--quiet",      "--help", "-h"};
+  return kOptions.count(arg) != 0;
+}
+
 bool parse_options(const Args& args, RunOptions& o, std::string& error) {
   std::set<std::string> given;  // options that take one value; each may appear once (--set repeats)
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& out) {
-      if (i + 1 >= args.size() || args[i + 1].empty()) {
-        error = a + " needs a value";
+      if (i + 1 >= args.size() || args[i + 1].empty() || is_run_option(args[i + 1])) {
+        error = a + " needs a value" + (i + 1 < args.size() && !args[i + 1].empty() ? ", not the option " + args[i + 1] : "");
         return false;
       }
       if (a != "--set" && !given.insert(a).second) {
@@ -160,6 +170,7 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
     } else if (a == "--trace-window") {
       std::string s;
       if (!value(s)) return false;
+      o.window_given = true;
       const auto colon = s.find(':');
       if (colon == std::string::npos || !parse_cycles(s.substr(0, colon), o.window_begin) ||
           !parse_cycles(s.substr(colon + 1), o.window_end)) {
@@ -203,7 +214,7 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
     error = "--vcd and --fst are exclusive";
     return false;
   }
-  if (o.vcd.empty() && o.fst.empty() && (o.window_begin != 0 || o.window_end != ~std::uint64_t{0})) {
+  if (o.vcd.empty() && o.fst.empty() && o.window_given) {
     error = "--trace-window needs --vcd or --fst";
     return false;
   }
@@ -380,6 +391,15 @@ int simulate(const RunOptions& o) {
     std::cerr << "ptosim run: --stats: " << error << "\n";
     return 2;
   }
+  // Likewise the files written beside a trace (probed, and removed again if the probe made them).
+  if (const std::string& shown = shown_trace(o); !shown.empty()) {
+    const TraceCompanions c = companions_of(shown);
+    for (const std::string& f : {c.layout, c.opcodes, c.states})
+      if (LateOutput probe; !probe.check(f, error)) {
+        std::cerr << "ptosim run: " << (o.fst.empty() ? "--vcd" : "--fst") << ": " << error << "\n";
+        return 2;
+      }
+  }
 
   TileTop top("top", config.params, o.allocation, o.timing_only);
   for (const ProgramTile& t : program.tiles) {
@@ -480,12 +500,17 @@ int simulate(const RunOptions& o) {
 
   std::uint64_t committed = 0, noop = 0;
   const engines::BundleRecord* faulted = nullptr;
-  bool skipped = false;
+  // Timing only: the value checks skipped, each once in program order, and how many bundles skipped any.
+  std::vector<std::string> skipped;
+  std::set<std::string> skipped_seen;
+  std::uint64_t skipping_bundles = 0;
   for (const auto& rec : top.dispatcher.records()) {
     committed += rec.outcome == engines::BundleRecord::Outcome::Committed;
     noop += rec.outcome == engines::BundleRecord::Outcome::Noop;
     if (rec.outcome == engines::BundleRecord::Outcome::Faulted) faulted = &rec;
-    skipped = skipped || !rec.skipped_checks.empty();
+    skipping_bundles += rec.skipped_checks.empty() ? 0 : 1;
+    for (const std::string& check : rec.skipped_checks)
+      if (skipped_seen.insert(check).second) skipped.push_back(check);
   }
   const double ns = static_cast<double>(total_cycles * config.params.clock.period_ps) / 1000.0;
   std::cout << "ptosim run " << o.program << (o.timing_only ? " (timing only)" : "") << "\n";
@@ -501,9 +526,16 @@ int simulate(const RunOptions& o) {
     return u.str();
   };
   std::cout << "  SFU         " << util(top.sfu.stats()) << "\n  CUBE        " << util(top.cube.stats()) << "\n";
-  if (o.timing_only)
-    std::cout << "  note        timing only: no values computed"
-              << (skipped ? "; value-dependent legality checks were skipped" : "") << "\n";
+  if (o.timing_only) {
+    std::cout << "  note        timing only: no values computed\n";
+    if (!skipped.empty()) {
+      constexpr std::size_t kListed = 5;
+      std::cout << "  skipped     value-dependent legality checks of " << skipping_bundles << " bundle"
+                << (skipping_bundles == 1 ? "" : "s") << ":\n";
+      for (std::size_t i = 0; i < skipped.size() && i < kListed; ++i) std::cout << "                " << skipped[i] << "\n";
+      if (skipped.size() > kListed) std::cout << "                and " << skipped.size() - kListed << " more\n";
+    }
+  }
   if (faulted) {
     std::cout << "  fault       " << model::format_location(faulted->loc) << ": " << faulted->op << ": Fault_"
               << model::fault_code_name(faulted->fault->code) << ": " << faulted->fault->rule << "\n";

@@ -356,6 +356,38 @@ TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each
   const Outcome config_twice = run("config --config a.json --config b.json");
   CHECK(config_twice.status == 2);
   CHECK(config_twice.err.find("--config given twice") != std::string::npos);
+  // An option is never another option's value: `--stats --hex` misses its file.
+  const Outcome swallowed = run("run " + prog + " --stats --hex");
+  CHECK(swallowed.status == 2);
+  CHECK(swallowed.err.find("--stats needs a value, not the option --hex") != std::string::npos);
+  CHECK(run("config --config --set clock.period_ps=500").err.find("--config needs a value") != std::string::npos);
+  // A trace window without a trace is an error even when it is the whole run.
+  CHECK(run("run " + prog + " --trace-window :").err.find("--trace-window needs --vcd or --fst") != std::string::npos);
+  // The files beside a trace are checked before the run: nothing is simulated or written.
+  const std::string blocked = scratch("blocked.vcd");
+  std::filesystem::create_directory(blocked + ".gtkw");
+  const Outcome side = run("run " + prog + " --vcd " + blocked + " --stats " + fresh);
+  CHECK(side.status == 2);
+  CHECK(side.err.find("--vcd: cannot write '" + blocked + ".gtkw'") != std::string::npos);
+  CHECK(side.out.empty());
+  CHECK(!std::filesystem::exists(blocked));
+  CHECK(!std::filesystem::exists(blocked + ".opcodes.txt"));
+  CHECK(!std::filesystem::exists(fresh));
+  std::filesystem::remove(blocked + ".gtkw");
+}
+
+TEST_CASE("ptosim run --timing-only names the value checks it skipped", "[cli]") {
+  const std::string prog = write_file("skip.pto", ".tile U#1 S32 valid=2x2\n.data U#1 1 2 3 4\n"
+                                                  ".tile U#2 S32 cols=1 valid=2x1\n.data U#2 1 0\n"
+                                                  "BSTART.SFU TROWEXPANDDIV, S32\nB.DIM zero, 2, ->LB0\n"
+                                                  "B.DIM zero, 2, ->LB1\nB.IOT U#1, U#2, mask=1111, last, ->T<1>\nBSTOP\n");
+  const Outcome full = run("run " + prog);
+  CHECK(full.status == 1);
+  CHECK(full.out.find("integer zero divisor in broadcast row 1") != std::string::npos);
+  const Outcome timing = run("run " + prog + " --timing-only");
+  CHECK(timing.status == 0);
+  CHECK(timing.out.find("  skipped     value-dependent legality checks of 1 bundle:\n"
+                        "                integer zero divisor in broadcast source U#2\n") != std::string::npos);
 }
 
 TEST_CASE("ptosim run --fst: any path is a file name (never shell text) and nothing of the user's is overwritten", "[cli]") {
