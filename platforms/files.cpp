@@ -29,7 +29,13 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
   if (file) {
     char block[1 << 16];
     std::size_t n;
-    while ((n = std::fread(block, 1, sizeof block, file.get())) > 0) contents.append(block, n);
+    while ((n = std::fread(block, 1, sizeof block, file.get())) > 0) {
+      contents.append(block, n);
+      if (contents.size() > kMaxInputBytes) {  // an endless device (/dev/zero) ends here, not in memory
+        error = "cannot read '" + path + "': larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB";
+        return std::nullopt;
+      }
+    }
   }
   if (!file || std::ferror(file.get())) {
     error = "cannot read '" + path + "': " + reason();

@@ -141,6 +141,9 @@ TEST_CASE("A directory as the program or as a .file is an error, not an empty in
         "p.pto:2:11: cannot read '" + dir + "': is a directory");
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 " + dir + ".bin\n") ==
         "p.pto:2:11: cannot read '" + dir + ".bin': is a directory");
+  // An endless device stops at the input limit instead of reading forever.
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 /dev/zero\n") ==
+        "p.pto:2:11: cannot read '/dev/zero': larger than 256 MiB");
   // A program file that can be read is parsed.
   const std::string values = ptosim::test::write_file("values.txt", "7 8\n");
   const std::string prog =
