@@ -352,6 +352,15 @@ class Parser {
     const std::string problem =
         make_input_descriptor(ref->is_shared(), *dtype, capacity, cols, rows, *vr, *vc, layout, location, mask, t.desc);
     if (!problem.empty()) return fail(tokens[1].column, ".tile " + tokens[1].text + ": " + problem);
+    // Input tiles are charged like allocated ones: each PE of the mask holds `capacity` bytes.
+    for (int pe = 0; pe < model::kPeCount; ++pe) {
+      if (!mask.has(pe)) continue;
+      m_charged[pe] += t.desc.capacity_bytes;
+      if (m_charged[pe] > model::kDefaultTileCapacity)
+        return fail(tokens[1].column, ".tile " + tokens[1].text + ": the input tiles hold " + std::to_string(m_charged[pe]) +
+                                          " bytes on PE" + std::to_string(pe) + ", beyond its tile capacity (" +
+                                          std::to_string(model::kDefaultTileCapacity) + ")");
+    }
     for (auto& d : t.data) d.assign(t.desc.element_count(), std::nullopt);
     m_out.tiles.push_back(std::move(t));
     return true;
@@ -532,6 +541,7 @@ class Parser {
   int m_line = 0;
   std::string m_error;
   std::map<std::size_t, std::array<std::uint64_t, model::kPeCount>> m_fill;
+  std::array<std::uint64_t, model::kPeCount> m_charged{};  ///< bytes of input tiles per PE (TILE_CAPACITY)
 };
 
 }  // namespace

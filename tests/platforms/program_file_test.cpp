@@ -100,6 +100,14 @@ TEST_CASE("Directive errors carry file:line:column", "[program]") {
         "p.pto:2:11: cannot read '/nonexistent': No such file or directory");
   CHECK(parse_error(".tile S0 U8 cols=2 valid=1x2\n.data S0 pe=PE1 1 2\n").rfind("p.pto:2:13: S0 is a Shared tile", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 capacity=524288 valid=1x2\n").find("capacity: must be 1..262144") != std::string::npos);
+  // Input tiles are charged per PE of their mask against the 256 KiB tile capacity, Shared ones too.
+  CHECK(parse_error(".tile T#1 FP32 cols=64 valid=1x2 capacity=256KiB\n.tile T#2 U8 cols=2 valid=1x2 mask=0100\n") ==
+        "p.pto:2:7: .tile T#2: the input tiles hold 262272 bytes on PE1, beyond its tile capacity (262144)");
+  CHECK(parse_error(".tile T#1 FP32 cols=64 valid=1x2 capacity=128KiB\n.tile S1 FP32 cols=64 valid=1x2 capacity=128KiB\n"
+                    ".tile M#1 U8 cols=2 valid=1x2 mask=0001\n") ==
+        "p.pto:3:7: .tile M#1: the input tiles hold 262272 bytes on PE3, beyond its tile capacity (262144)");
+  CHECK(parse_ok(".tile T#1 FP32 cols=64 valid=1x2 capacity=256KiB mask=1000\n.tile T#2 U8 cols=2 valid=1x2 mask=0111\n")
+            .tiles.size() == 2);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.random T#1 sed=5\n").rfind("p.pto:2:13: unknown option 'sed'", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 seed=5 1 2\n").find("unknown option 'seed'") != std::string::npos);
   CHECK(parse_error(".tile T#1 FP32 cols=2 valid=1x2\n.random T#1 min=1abc\n").find("min: expected a finite number") !=
