@@ -515,9 +515,10 @@ int simulate(const RunOptions& o) {
   const double ns = static_cast<double>(total_cycles * config.params.clock.period_ps) / 1000.0;
   std::cout << "ptosim run " << o.program << (o.timing_only ? " (timing only)" : "") << "\n";
   std::cout << "  bundles     " << committed << " committed, " << noop << " no-op, " << (faulted ? 1 : 0) << " faulted\n";
+  // The clock in GHz, or in MHz below 1 GHz (a 1 us period is 1.00 MHz, not 0.00 GHz).
+  const double ghz = 1000.0 / static_cast<double>(config.params.clock.period_ps);
   std::cout << "  simulated   " << total_cycles << " cycles (" << std::fixed << std::setprecision(1) << ns
-            << " ns at " << std::setprecision(2) << 1000.0 / static_cast<double>(config.params.clock.period_ps)
-            << " GHz)\n";
+            << " ns at " << std::setprecision(2) << (ghz < 1.0 ? ghz * 1000.0 : ghz) << (ghz < 1.0 ? " MHz)\n" : " GHz)\n");
   std::cout << "  wall time   " << std::setprecision(3) << wall * 1000.0 << " ms\n";
   const auto util = [&](const engines::EngineStats& s) {
     std::ostringstream u;
