@@ -4,6 +4,7 @@
 // operand rules of TileOperandsLegal_ExecuteTile{Reduction,Expand}.
 #include <string>
 
+#include "model/bundle/field_codes.h"
 #include "model/plan/preflight_support.h"
 #include "model/sfu/sfu_preflight_detail.h"
 #include "model/sfu/sfu_types.h"
@@ -133,10 +134,8 @@ Status preflight_expansion(Preflight& p) {
     const auto d = sfu::expdif_destination(p.type, p.b.datr);
     if (!d) {
       // Reached only through a present B.DATR: its DataType names the destination (0 is FP64).
-      const unsigned code = p.b.datr->dtype_code;
-      const auto named = data_type_from_code(code);
       return legality(std::string(p.name()) + " has no (source " + data_type_name(p.type) + ", destination " +
-                      (named ? std::string(data_type_name(*named)) : "reserved code " + std::to_string(code)) +
+                      data_type_text(p.b.datr->dtype_code) +
                       " from B.DATR) type pair; legal: same-type FP64 FP32 TF32 HF32 FP16 BF16 E4M3 E5M2, FP16/BF16 to FP32");
     }
     dst_type = *d;

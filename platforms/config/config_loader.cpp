@@ -76,13 +76,13 @@ std::string closest_key(const std::string& key, const std::vector<model::ParamIn
   return {};
 }
 
-/// Parses a configuration file's text, reporting every key given twice in one object ("a.b"),
-/// which a plain parse would resolve silently in favour of the last, and every key with a dot in
-/// it, which would be a second way to name a nested key (and so to give it twice unseen).
 constexpr int kMaxConfigDepth = 16;
 /// Thrown out of the parse when the nesting passes kMaxConfigDepth (the problem says where).
 struct TooDeep {};
 
+/// Parses a configuration file's text, reporting every key given twice in one object ("a.b"),
+/// which a plain parse would resolve silently in favour of the last, and every key with a dot in
+/// it, which would be a second way to name a nested key (and so to give it twice unseen).
 Json parse_checked(const std::string& text, std::vector<std::string>& problems, std::string& at) {
   struct Level {
     bool object;
