@@ -47,7 +47,8 @@ std::uint64_t sfu_repeats(const ExecPlan& plan, const SfuParams& p) {
 Cycles sfu_compute_cycles(const ExecPlan& plan, const SfuParams& p, bool from_idle) {
   const SfuClassParams& c = p.of(sfu_op_class(plan.op));
   const TileDescriptor& d = work_tile(plan);
-  const double per_repeat = (c.cycles_per_repeat + c.lane_cycles_per_repeat * 32.0 / element_bits(plan.dtype)) *
+  // Lanes per repeat are the work tile's: an EXPDIF from FP16 to FP32 computes on FP32 repeats.
+  const double per_repeat = (c.cycles_per_repeat + c.lane_cycles_per_repeat * 32.0 / element_bits(d.dtype)) *
                             128.0 / static_cast<double>(p.bytes_per_cycle);
   const double rows = d.valid_rows;
   const double cycles = (from_idle ? c.startup_cycles : 0.0) + per_repeat * static_cast<double>(sfu_repeats(plan, p)) +

@@ -95,6 +95,27 @@ TEST_CASE("The default configuration reproduces the A2/A3 per-operation figures 
   }
 }
 
+TEST_CASE("An EXPDIF that widens FP16 to FP32 pays the FP32 per-element cost of the repeats it computes", "[timing]") {
+  // The same 64x64 FP32 result from FP32 and from FP16 sources: 64 FP32 repeats either way, each
+  // at the FP32 exp cost (an FP16 repeat would hold twice the lanes and cost twice the exp part).
+  auto program = [](const std::string& src) {
+    const std::uint64_t bytes = bytes_of(src);
+    return ".tile T#1 " + src + " cols=64 capacity=" + std::to_string(64 * 64 * bytes) + " valid=64x64\n" +
+           ".tile U#1 " + src + " cols=1 capacity=" + std::to_string(std::max<std::uint64_t>(64 * bytes, 128)) +
+           " valid=64x1\n.random T#1 seed=1 min=-4 max=4\n.random U#1 seed=2 min=-4 max=4\n" +
+           "BSTART.SFU TROWEXPANDEXPDIF, " + src + "\n" + (src == "FP32" ? "" : "B.DATR dtype=FP32\n") +
+           "B.DIM zero, 64, ->LB0\nB.DIM zero, 64, ->LB1\nB.IOT T#1, U#1, mask=1111, last, ->T<8>\nBSTOP\n";
+  };
+  const auto same = run_program("expdif_fp32", program("FP32"), "--quiet");
+  const auto widening = run_program("expdif_fp16_fp32", program("FP16"), "--quiet");
+  INFO(same.out << same.err << widening.out << widening.err);
+  REQUIRE(same.status == 0);
+  REQUIRE(widening.status == 0);
+  const std::uint64_t expected = 279;  // 18 + (2.07 + 2) x 64, rounded up
+  CHECK(op_cycles(same, "sfu", "TROWEXPANDEXPDIF") == expected);
+  CHECK(op_cycles(widening, "sfu", "TROWEXPANDEXPDIF") == expected);
+}
+
 TEST_CASE("SFU-bound cycles grow linearly with the element count", "[timing]") {
   std::vector<double> cycles;
   for (unsigned rows : {16u, 32u, 64u, 128u, 256u}) {
