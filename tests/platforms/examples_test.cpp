@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Every example runs, prints exactly its committed expected output (examples/*.expected,
 // regenerated with scripts/update-goldens.sh), and writes a VCD that converts to FST and back; the
-// softmax example is also checked against an independent double-precision softmax.
+// softmax and GEMM examples are also checked against independent double-precision references.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "tests/platforms/run_helpers.h"
 #include "tests/platforms/waves.h"
@@ -22,6 +23,14 @@ float as_float(std::uint32_t u) {
   float f;
   std::memcpy(&f, &u, 4);
   return f;
+}
+
+/// An IEEE binary16 encoding's value (no NaN or infinity in the examples' inputs).
+double half_value(std::uint32_t h) {
+  const int exponent = static_cast<int>((h >> 10) & 0x1f);
+  const double magnitude = exponent == 0 ? std::ldexp(static_cast<double>(h & 0x3ff), -24)
+                                         : std::ldexp(static_cast<double>((h & 0x3ff) | 0x400), exponent - 25);
+  return (h & 0x8000) != 0 ? -magnitude : magnitude;
 }
 
 }  // namespace
@@ -62,5 +71,40 @@ TEST_CASE("The softmax example agrees with an independent double-precision softm
       total += as_float(y[i][j]);
     }
     CHECK(total == Approx(1.0).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("The GEMM example agrees with an independent double-precision product of its inputs", "[examples]") {
+  // The example with its inputs dumped too: D = A1 B1 + A2 B2 + A3 B3 + A4 B4, every FP16 product
+  // exact in FP32, so the FP32 result is within the accumulation's rounding of the exact sum.
+  std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/gemm.pto");
+  const std::string dump = ".dump M#1";
+  REQUIRE(program.find(dump) != std::string::npos);
+  program.replace(program.find(dump), dump.size(), ".dump T#1 T#2 T#3 T#4 U#1 U#2 U#3 U#4 M#1");
+  const auto r = run_program("gemm_check", program, "--hex");
+  REQUIRE(r.status == 0);
+  const auto d = dumped_encodings(r.out, "M#1");
+  std::vector<std::vector<std::vector<std::uint32_t>>> a, b;
+  for (int chunk = 1; chunk <= 4; ++chunk) {
+    a.push_back(dumped_encodings(r.out, "T#" + std::to_string(chunk)));
+    b.push_back(dumped_encodings(r.out, "U#" + std::to_string(chunk)));
+    REQUIRE(a.back().size() == 32);
+    REQUIRE(b.back().size() == 64);
+  }
+  REQUIRE(d.size() == 32);
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    REQUIRE(d[i].size() == 128);
+    for (std::size_t j = 0; j < d[i].size(); ++j) {
+      double sum = 0, magnitude = 0;
+      for (std::size_t chunk = 0; chunk < 4; ++chunk) {
+        for (std::size_t k = 0; k < 64; ++k) {
+          const double product = half_value(a[chunk][i][k]) * half_value(b[chunk][k][j]);
+          sum += product;
+          magnitude += std::abs(product);
+        }
+      }
+      INFO("D[" << i << "][" << j << "]");
+      CHECK(std::abs(static_cast<double>(as_float(d[i][j])) - sum) <= 256 * 0x1p-24 * magnitude + 1e-30);
+    }
   }
 }
