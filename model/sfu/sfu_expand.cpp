@@ -117,13 +117,18 @@ struct ExpandKernel {
   }
 };
 
-// asl expansion.asl ExactWidenFP16ToFP32 / ExactWidenBF16ToFP32: value-exact, no flags; an FP16
-// NaN becomes the canonical FP32 NaN, a BF16 NaN keeps its bits (so a signaling one stays so).
-std::uint32_t widen_fp16(std::uint16_t h) {
+// asl expansion.asl ExactWidenFP16ToFP32 / ExactWidenBF16ToFP32: value-exact. An FP16 NaN becomes
+// the canonical FP32 NaN, a signaling one raising NV (the hardware profile's signaling-input rule;
+// the ASL raises nothing); a BF16 NaN keeps its bits, so a signaling one raises NV at the SUB.
+std::uint32_t widen_fp16(std::uint16_t h, NumericFlags& f) {
   const std::uint32_t sign = std::uint32_t{h & 0x8000U} << 16;
   const std::uint32_t exponent = (h >> 10) & 0x1F;
   std::uint32_t fraction = h & 0x3FF;
-  if (exponent == 0x1F) return fraction != 0 ? 0x7FC00000 : sign | 0x7F800000;
+  if (exponent == 0x1F && fraction != 0) {
+    if ((fraction & 0x200) == 0) f |= kFlagNV;
+    return 0x7FC00000;
+  }
+  if (exponent == 0x1F) return sign | 0x7F800000;
   if (exponent != 0) return sign | ((exponent + 112) << 23) | (fraction << 13);
   if (fraction == 0) return sign;
   std::uint32_t e = 113;  // normalise a subnormal: value = fraction * 2^-24
@@ -139,7 +144,7 @@ std::uint32_t widen_bf16(std::uint16_t b) { return std::uint32_t{b} << 16; }
 NumericFlags mixed_expdif(bool fp16, bool row, const Tiles t) {
   using Ops = numeric::TypedOps<DataType::FP32>;
   NumericFlags f = 0;
-  auto widen = [fp16](std::uint16_t v) { return fp16 ? widen_fp16(v) : widen_bf16(v); };
+  auto widen = [fp16, &f](std::uint16_t v) { return fp16 ? widen_fp16(v, f) : widen_bf16(v); };
   for (std::uint32_t r = 0; r < t.valid_rows; ++r) {
     const std::size_t base = std::size_t{r} * t.cols;
     for (std::uint32_t c = 0; c < t.valid_cols; ++c) {

@@ -242,6 +242,36 @@ TEST_CASE("tile-exec-stage4-copy-001", "[sfu][avs]") {
   bad.reject(program, FaultCode::TileLegality, "invalid TF32 encoding");
 }
 
+TEST_CASE("Mixed EXPDIF: a signaling NaN raises NV whether it widens from FP16 or BF16, a quiet one nothing",
+          "[sfu]") {
+  // The hardware profile's signaling-input rule for the widening (the ASL canonicalises an FP16
+  // NaN without a flag; docs/isa-coverage.md). Either way the result is the canonical FP32 NaN.
+  struct Case {
+    DataType src;
+    std::uint64_t nan;
+    NumericFlags flags;
+  };
+  const Case cases[] = {{DataType::FP16, 0x7D00, kFlagNV}, {DataType::FP16, 0x7E00, 0},
+                        {DataType::BF16, 0x7F81, kFlagNV}, {DataType::BF16, 0x7FC1, 0}};
+  for (const Case& c : cases)
+    for (const bool in_broadcast : {false, true}) {
+      INFO(data_type_name(c.src) << " NaN 0x" << std::hex << c.nan << (in_broadcast ? " in the broadcast" : " in the source"));
+      Machine m;
+      const std::uint64_t one = c.src == DataType::FP16 ? 0x3C00 : 0x3F80;
+      m.tile("T#1", c.src, 128, 2, 1, 2, {in_broadcast ? one : c.nan, one});
+      m.tile("T#2", c.src, 128, 1, 1, 1, {in_broadcast ? c.nan : one});
+      const BundleOutcome o = m.run1(std::string("BSTART.SFU TROWEXPANDEXPDIF, ") + data_type_name(c.src) +
+                                     "\nB.DATR dtype=FP32\nB.DIM zero, 2, ->LB0\nB.DIM zero, 1, ->LB1\n"
+                                     "B.IOT T#1, T#2, mask=1111, last, ->T<2>\nBSTOP\n");
+      INFO((o.fault ? o.fault->rule : std::string()));
+      REQUIRE(o.kind == BundleOutcome::Kind::Committed);
+      const auto q = m.read(o.destinations[0].index);
+      CHECK(q[0] == 0x7FC00000u);
+      CHECK(q[1] == (in_broadcast ? 0x7FC00000u : 0x3F800000u));  // exp(1 - 1) = 1
+      CHECK(o.flags == c.flags);
+    }
+}
+
 TEST_CASE("tile-static-expansion-contract-001", "[sfu][avs]") {
   // The expansion unit's contract: elements are independent, flags OR across them, a floating
   // zero divisor goes to the profile while an integer one faults before any effect.

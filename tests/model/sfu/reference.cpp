@@ -21,13 +21,16 @@ std::uint64_t binary(Operation op, DataType t, std::uint64_t a, std::uint64_t b,
   }
 }
 
-// The mixed EXPDIF widening: the value in FP32 without flags; an FP16 NaN becomes the canonical
-// FP32 NaN, a BF16 encoding moves to the top half unchanged.
-std::uint64_t widen(DataType t, std::uint64_t bits) {
+// The mixed EXPDIF widening: the value in FP32, exact; an FP16 NaN becomes the canonical FP32 NaN
+// (NV if it signals), a BF16 encoding moves to the top half unchanged.
+std::uint64_t widen(DataType t, std::uint64_t bits, NumericFlags& flags) {
   if (t == DataType::BF16) return bits << 16;
-  if (numeric::is_nan(t, bits)) return 0x7FC00000;
-  NumericFlags ignored = 0;
-  return numeric::convert(t, bits, DataType::FP32, numeric::RoundingMode::RNE, false, ignored);
+  if (numeric::is_nan(t, bits)) {
+    if (numeric::is_signaling_nan(t, bits)) flags |= kFlagNV;
+    return 0x7FC00000;
+  }
+  NumericFlags exact = 0;  // widening FP16 to FP32 raises nothing else
+  return numeric::convert(t, bits, DataType::FP32, numeric::RoundingMode::RNE, false, exact);
 }
 
 }  // namespace
@@ -89,7 +92,7 @@ Values expand(Operation op, DataType dst_type, const Tile& src, const Tile& bcas
       if (copy) {
         out.v.push_back(b);
       } else if (dst_type != t) {
-        const std::uint64_t d = numeric::sub(DataType::FP32, widen(t, src.at(r, c)), widen(t, b), out.flags);
+        const std::uint64_t d = numeric::sub(DataType::FP32, widen(t, src.at(r, c), out.flags), widen(t, b, out.flags), out.flags);
         out.v.push_back(numeric::exp(DataType::FP32, d, out.flags));
       } else {
         out.v.push_back(binary(op, t, src.at(r, c), b, out.flags));
