@@ -18,12 +18,24 @@ std::vector<std::uint8_t> pack(const model::TileDescriptor& d, const model::Frag
   return bytes;
 }
 
+/// `p`, once every parameter lies in its range: the children would divide by a zero clock period
+/// or size nothing from a zero depth. SC_REPORT_ERROR naming every violation otherwise.
+const model::PlatformParams& checked(const model::PlatformParams& p, const char* module) {
+  const std::vector<std::string> problems = p.validate();
+  if (!problems.empty()) {
+    std::string text = "parameters out of range:";
+    for (const std::string& problem : problems) text += " " + problem + ";";
+    SC_REPORT_ERROR(module, text.c_str());
+  }
+  return p;
+}
+
 }  // namespace
 
 TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& params, model::AllocationSpec allocation,
                  bool timing_only)
     : sc_core::sc_module(name),
-      dispatcher("dispatcher", params.dispatch, params.clock, allocation, timing_only),
+      dispatcher("dispatcher", checked(params, this->name()).dispatch, params.clock, allocation, timing_only),
       sfu("sfu", params.sfu, params.clock, params.sim),
       cube("cube", params.cube, params.clock, params.sim),
       local_memory("local_memory", model::kPeCount, model::kLocalTileCount, am::kLocalSlotStride, params.local_memory,
@@ -46,6 +58,7 @@ TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& para
 void TileTop::load_local(unsigned index, const model::TileDescriptor& desc,
                          const std::array<model::FragmentData, model::kPeCount>& data) {
   require_before_start("load_local");
+  report_problem("load_local", model::TileState::install_problem(model::TileRef::Space::Local, index, desc));
   model::TileState& s = dispatcher.state();
   s.install_local(index, desc);
   const unsigned slot = s.physical_index(index);
@@ -59,6 +72,7 @@ void TileTop::load_local(unsigned index, const model::TileDescriptor& desc,
 void TileTop::load_shared(unsigned index, const model::TileDescriptor& desc, model::PeMask allocation,
                           const model::FragmentData& data) {
   require_before_start("load_shared");
+  report_problem("load_shared", model::TileState::install_problem(model::TileRef::Space::Shared, index, desc));
   model::TileState& s = dispatcher.state();
   s.install_shared(index, desc, allocation, allocation, true);
   m_pending.push_back({am::fragment_address(model::TileRef::Space::Shared, index, 0),
@@ -70,6 +84,10 @@ void TileTop::require_before_start(const char* what) const {
     SC_REPORT_ERROR(name(), (std::string(what) + " after the simulation started: inputs are loaded before it").c_str());
 }
 
+void TileTop::report_problem(const char* what, const std::optional<std::string>& problem) const {
+  if (problem) SC_REPORT_ERROR(name(), (std::string(what) + ": " + *problem).c_str());
+}
+
 void TileTop::start_of_simulation() {
   for (const PendingPayload& p : m_pending)
     if (!debug_port.write(p.address, p.bytes.data(), p.bytes.size()))
@@ -78,6 +96,8 @@ void TileTop::start_of_simulation() {
 }
 
 model::FragmentData TileTop::read_local(unsigned index, int pe) {
+  report_problem("read_local", model::TileState::index_problem(model::TileRef::Space::Local, index));
+  if (pe < 0 || pe >= model::kPeCount) report_problem("read_local", "PE " + std::to_string(pe) + " is not one of the four");
   const model::TileState& s = dispatcher.state();
   const model::LocalTile& t = s.local(index);
   std::vector<std::uint8_t> bytes(t.desc.capacity_bytes, 0);
@@ -87,6 +107,7 @@ model::FragmentData TileTop::read_local(unsigned index, int pe) {
 }
 
 model::FragmentData TileTop::read_shared(unsigned index) {
+  report_problem("read_shared", model::TileState::index_problem(model::TileRef::Space::Shared, index));
   const model::SharedTile& t = dispatcher.state().shared(index);
   std::vector<std::uint8_t> bytes(t.desc.capacity_bytes, 0);
   debug_port.read(am::fragment_address(model::TileRef::Space::Shared, index, 0), bytes.data(), bytes.size());

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ namespace ptosim::platforms {
 
 class TileTop : public sc_core::sc_module {
  public:
+  /// Parameters outside their ranges (model::PlatformParams::validate) are an error
+  /// (SC_REPORT_ERROR), as load_config would report them.
   TileTop(sc_core::sc_module_name name, const model::PlatformParams& params, model::AllocationSpec allocation,
           bool timing_only);
 
@@ -36,12 +39,14 @@ class TileTop : public sc_core::sc_module {
 
   /// Installs an input tile: descriptor into the dispatcher's state now, payload into tile memory
   /// when simulation starts (sockets can carry debug transport only once elaboration is complete).
-  /// Inputs are loaded before the simulation starts; later is an error.
+  /// Inputs are loaded before the simulation starts; later is an error, as is a tile that cannot
+  /// be stored (model::TileState::install_problem: no such register, capacity, shape).
   void load_local(unsigned index, const model::TileDescriptor& desc,
                   const std::array<model::FragmentData, model::kPeCount>& data);
   void load_shared(unsigned index, const model::TileDescriptor& desc, model::PeMask allocation,
                    const model::FragmentData& data);
-  /// A Local fragment as the platform holds it (logical row-major, undefined elements as nullopt).
+  /// A Local fragment as the platform holds it (logical row-major, undefined elements as nullopt);
+  /// a register or PE that does not exist is an error.
   model::FragmentData read_local(unsigned index, int pe);
   model::FragmentData read_shared(unsigned index);
 
@@ -56,6 +61,8 @@ class TileTop : public sc_core::sc_module {
  private:
   void start_of_simulation() override;
   void require_before_start(const char* what) const;
+  /// SC_REPORT_ERROR "what: problem" if there is a problem.
+  void report_problem(const char* what, const std::optional<std::string>& problem) const;
 
   struct PendingPayload {
     std::uint64_t address;

@@ -111,7 +111,8 @@ class BundleDispatcher : public sc_core::sc_module {
                    model::AllocationSpec allocation, bool timing_only);
   ~BundleDispatcher() override;
 
-  /// The program, set before simulation starts (the dispatcher runs one program; later is an error).
+  /// The program, set before simulation starts (the dispatcher runs one program; later is an error,
+  /// as is a front end another dispatcher already reads).
   void set_program(model::ProgramFrontEnd* program);
   model::TileState& state() { return m_state; }
   const model::TileState& state() const { return m_state; }

@@ -2,6 +2,7 @@
 #include "model/exec/functional_machine.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "model/cube/cube_core.h"
 #include "model/exec/preflight.h"
@@ -113,12 +114,15 @@ void FunctionalMachine::load_shared(unsigned index, const TileDescriptor& desc, 
 }
 
 FragmentData FunctionalMachine::read_local(unsigned index, int pe) const {
+  if (auto problem = TileState::index_problem(TileRef::Space::Local, index)) throw std::out_of_range(*problem);
+  if (pe < 0 || pe >= kPeCount) throw std::out_of_range("PE " + std::to_string(pe) + " is not one of the four");
   const LocalTile& t = m_state.local(index);
   return fetch_fragment(t.desc, m_payloads.fragment(TileRef::Space::Local, m_state.physical_index(index), pe),
                         t.defined[pe]);
 }
 
 FragmentData FunctionalMachine::read_shared(unsigned index) const {
+  if (auto problem = TileState::index_problem(TileRef::Space::Shared, index)) throw std::out_of_range(*problem);
   const SharedTile& t = m_state.shared(index);
   return fetch_fragment(t.desc, m_payloads.fragment(TileRef::Space::Shared, index, 0), t.defined);
 }

@@ -41,11 +41,13 @@ class FunctionalMachine {
   /// Runs one completed bundle: strict no-op, fault with no effect, or atomic commit.
   BundleOutcome execute(const Bundle& b);
 
-  /// Installs a Local tile with the given per-PE contents (PEs outside desc.pe_mask are ignored).
+  /// Installs a Local tile with the given per-PE contents (PEs outside desc.pe_mask are ignored);
+  /// std::invalid_argument, before any change, for what TileState::install_problem names.
   void load_local(unsigned index, const TileDescriptor& desc, const std::array<FragmentData, kPeCount>& data);
-  /// Installs a Shared tile (published, every quarter of `allocation` initialised).
+  /// Installs a Shared tile (published, every quarter of `allocation` initialised); as load_local.
   void load_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, const FragmentData& data);
-  /// Contents of a fragment in logical row-major order, undefined elements as nullopt.
+  /// Contents of a fragment in logical row-major order, undefined elements as nullopt;
+  /// std::out_of_range for a register or PE that does not exist.
   FragmentData read_local(unsigned index, int pe) const;
   FragmentData read_shared(unsigned index) const;
 

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/bundle/block_builder.h"
@@ -38,6 +39,9 @@ class ProgramFrontEnd {
   /// valid until the next call: a replayed block is lent, not copied.
   std::optional<FetchedBundle> next();
 
+  /// A front end feeds one reader (it is consumed as it runs): true for the first claim only.
+  bool claim() { return !std::exchange(m_claimed, true); }
+
  private:
   /// A block decoded before, by the instructions it consumed (the program's own, which never
   /// change). Programs repeat blocks (loops arrive unrolled), and decoding (field validation,
@@ -63,6 +67,7 @@ class ProgramFrontEnd {
   std::size_t m_pos = 0;
   BlockBuilder m_builder;
   bool m_done = false;
+  bool m_claimed = false;
   Bundle m_decoded;  ///< the block decoded last, lent by the item that completed it
   std::vector<DecodedBlock> m_recent;  ///< the last kRecentBlocks blocks decoded
   std::size_t m_oldest = 0;            ///< the slot the next one takes

@@ -2,6 +2,7 @@
 #include "model/state/tile_state.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 namespace ptosim::model {
@@ -150,7 +151,28 @@ void TileState::allocate_checked(const std::vector<DestinationRequest>& requests
   }
 }
 
+std::optional<std::string> TileState::index_problem(TileRef::Space space, unsigned index) {
+  const bool shared = space == TileRef::Space::Shared;
+  const unsigned count = shared ? kSharedTileCount : kLocalTileCount;
+  if (index < count) return std::nullopt;
+  return std::string(shared ? "Shared" : "Local") + " register index " + std::to_string(index) + " is past the " +
+         std::to_string(count) + " registers";
+}
+
+std::optional<std::string> TileState::install_problem(TileRef::Space space, unsigned index, const TileDescriptor& desc) {
+  if (auto problem = index_problem(space, index)) return problem;
+  if (desc.capacity_bytes > kMaxTileBytes)
+    return "capacity " + std::to_string(desc.capacity_bytes) + " B exceeds the largest tile, " +
+           std::to_string(kMaxTileBytes) + " B";
+  // Compared without multiplying: rows x cols may be near 2^64.
+  if (desc.element_count() > std::uint64_t{desc.capacity_bytes} * 8 / element_bits(desc.dtype))
+    return std::to_string(desc.rows) + "x" + std::to_string(desc.cols) + " " + data_type_name(desc.dtype) +
+           " elements need more than the capacity of " + std::to_string(desc.capacity_bytes) + " B";
+  return std::nullopt;
+}
+
 void TileState::install_local(unsigned index, const TileDescriptor& desc) {
+  if (auto problem = install_problem(TileRef::Space::Local, index, desc)) throw std::invalid_argument(*problem);
   place_local(index, desc, !descriptor_problem(desc));
 }
 
@@ -167,6 +189,7 @@ void TileState::place_local(unsigned index, const TileDescriptor& desc, bool leg
 
 void TileState::install_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, PeMask initialized,
                                bool published) {
+  if (auto problem = install_problem(TileRef::Space::Shared, index, desc)) throw std::invalid_argument(*problem);
   SharedTile& t = shared(index);
   t.allocated = true;
   t.desc = desc;

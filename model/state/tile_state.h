@@ -140,10 +140,18 @@ class TileState {
   /// change since (the dispatcher checks before waiting for room, then places): no second check.
   /// `names` is cleared, then receives the names (the dispatcher reuses one list for every bundle).
   void allocate_checked(const std::vector<DestinationRequest>& requests, std::vector<TileRef>& names);
-  /// Installs a tile at a named register (scenario/program inputs), replacing what was there.
+  /// Installs a tile at a named register (scenario/program inputs), replacing what was there. A
+  /// descriptor preflight would reject installs (and faults there); one install_problem names is
+  /// std::invalid_argument, before any change.
   void install_local(unsigned index, const TileDescriptor& desc);
   void install_shared(unsigned index, const TileDescriptor& desc, PeMask allocation, PeMask initialized,
                       bool published);
+
+  /// Why a tile cannot be installed at register `index` of `space`: no such register, a capacity
+  /// beyond the largest tile, or more elements than the capacity holds. Nothing if it can.
+  static std::optional<std::string> install_problem(TileRef::Space space, unsigned index, const TileDescriptor& desc);
+  /// Why `index` names no register of `space`, or nothing.
+  static std::optional<std::string> index_problem(TileRef::Space space, unsigned index);
 
   std::uint64_t gpr(int pe, unsigned selector) const { return selector == 0 ? 0 : m_gprs[pe][selector]; }
   void set_gpr(int pe, unsigned selector, std::uint64_t value) {

@@ -129,3 +129,46 @@ TEST_CASE("Embedding: a program or an input given after the simulation started i
   REQUIRE_THROWS_WITH(top.load_shared(0, desc, desc.pe_mask, data[0]),
                       Catch::Contains("load_shared after the simulation started"));
 }
+
+TEST_CASE("Embedding: a tile that cannot be stored, or a register or PE that does not exist, is an error", "[embedding]") {
+  const platforms::ConfigResult config = platforms::load_config("", {});
+  platforms::TileTop top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16},
+                         false);
+  model::TileDescriptor desc;  // 8 x 8 FP32: 256 bytes
+  desc.dtype = model::DataType::FP32;
+  desc.rows = desc.cols = 8;
+  desc.valid_rows = desc.valid_cols = 8;
+  desc.capacity_bytes = 256;
+  std::array<model::FragmentData, model::kPeCount> data;
+  data.fill(model::FragmentData(64, 0x3F800000));
+  REQUIRE_THROWS_WITH(top.load_local(64, desc, data), Catch::Contains("Local register index 64 is past the 64 registers"));
+  REQUIRE_THROWS_WITH(top.load_shared(256, desc, desc.pe_mask, data[0]),
+                      Catch::Contains("Shared register index 256 is past the 256 registers"));
+  model::TileDescriptor small = desc;
+  small.capacity_bytes = 64;  // the elements would be written past the payload
+  REQUIRE_THROWS_WITH(top.load_local(0, small, data),
+                      Catch::Contains("8x8 FP32 elements need more than the capacity of 64 B"));
+  model::TileDescriptor huge = desc;
+  huge.capacity_bytes = 1U << 20;
+  REQUIRE_THROWS_WITH(top.load_local(0, huge, data), Catch::Contains("capacity 1048576 B exceeds the largest tile"));
+  // Nothing was installed by the refused loads.
+  CHECK_FALSE(top.dispatcher.state().local(0).allocated);
+  top.load_local(0, desc, data);
+  REQUIRE_THROWS_WITH(top.read_local(0, 7), Catch::Contains("PE 7 is not one of the four"));
+  REQUIRE_THROWS_WITH(top.read_local(99, 0), Catch::Contains("Local register index 99"));
+  REQUIRE_THROWS_WITH(top.read_shared(300), Catch::Contains("Shared register index 300"));
+
+  // One front end feeds one dispatcher: a second accelerator given the same one is told so.
+  platforms::TileTop other("other", config.params, model::AllocationSpec{}, false);
+  model::ProgramFrontEnd front_end({});
+  top.dispatcher.set_program(&front_end);
+  REQUIRE_THROWS_WITH(other.dispatcher.set_program(&front_end), Catch::Contains("already feeds a dispatcher"));
+}
+
+TEST_CASE("Embedding: parameters out of range are an error when the platform is built", "[embedding]") {
+  platforms::ConfigResult config = platforms::load_config("", {});
+  config.params.clock.period_ps = 0;  // would divide by zero once simulating
+  config.params.dispatch.issue_queue_depth = 0;
+  REQUIRE_THROWS_WITH(platforms::TileTop("accelerator", config.params, model::AllocationSpec{}, false),
+                      Catch::Contains("clock.period_ps") && Catch::Contains("dispatch.issue_queue_depth"));
+}

@@ -469,9 +469,17 @@ TEST_CASE("CUBE preflight: Local matrix operands", "[cube]") {
   FormSpec m32 = plain;
   m32.m = 32;
   spoil(m32, "T#1", cube_desc(m16, DataType::FP16, 16, 2, 128), "A T#1 is CUBE_M16, which holds 16 rows; M = 32");
-  TileDescriptor bad_cells = cube_desc(m16, DataType::FP16, 2, 2, 128);
-  bad_cells.capacity_bytes = 64;
-  spoil(plain, "T#1", bad_cells, "A T#1 descriptor: CELL bytes exceed the capacity");
+  {
+    // CELLs beyond the capacity cannot even be stored: the install is refused, before any change
+    // (a descriptor changed in place after its install is the preflight's, below).
+    TileDescriptor bad_cells = cube_desc(m16, DataType::FP16, 2, 2, 128);
+    bad_cells.capacity_bytes = 64;
+    Machine mc;
+    setup(mc, plain);
+    const TileDescriptor before = mc.m.state().local(0).desc;
+    REQUIRE_THROWS_WITH(mc.install("T#1", bad_cells, fill(0)), Catch::Contains("elements need more than the capacity of 64 B"));
+    CHECK(mc.m.state().local(0).desc == before);
+  }
   spoil(plain, "T#1", cube_desc(m16, DataType::FP16, 2, 1, 128), "A T#1 has valid shape 2x1, expected 2x2");
   spoil(plain, "T#1", cube_desc(m16, DataType::BF16, 2, 2, 128), "A T#1 is BF16, expected FP16");
   // B.
@@ -551,15 +559,16 @@ TEST_CASE("CUBE preflight: a source descriptor is checked again unless it is the
     mc.m.state().local(0).desc.capacity_bytes = 64;  // T#1 (A)
     mc.reject(text, kLegality, "A T#1 descriptor: CELL bytes exceed the capacity");
   }
-  // Installed illegal: nothing is remembered as legal.
+  // Installed illegal (a storage shape the valid shape does not give, within the capacity):
+  // nothing is remembered as legal.
   {
     Machine mc;
     const std::string text = setup(mc, acc);
-    TileDescriptor bad_cells = mc.m.state().local(0).desc;
-    bad_cells.capacity_bytes = 64;
-    mc.install("T#1", bad_cells, fill(0));
-    CHECK_FALSE(mc.m.state().local(0).installed_legal(bad_cells));
-    mc.reject(text, kLegality, "A T#1 descriptor: CELL bytes exceed the capacity");
+    TileDescriptor bad_shape = mc.m.state().local(0).desc;
+    bad_shape.rows /= 2;
+    mc.install("T#1", bad_shape, fill(0));
+    CHECK_FALSE(mc.m.state().local(0).installed_legal(bad_shape));
+    mc.reject(text, kLegality, "A T#1 descriptor: CELL storage shape does not match the valid shape");
   }
   // A result is placed as legal: C of the next accumulation passes on that alone.
   Machine mc;

@@ -2,6 +2,8 @@
 // Tile descriptors, layouts, register names, PE masks and the two allocation policies.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
+
 #include "model/common/pe_mask.h"
 #include "model/state/definedness.h"
 #include "model/state/tile_descriptor.h"
@@ -401,4 +403,33 @@ TEST_CASE("Definedness kept as a defined prefix answers exactly as one written b
     partial.set_rect(10, 3, 10);
     for (std::uint64_t i = 0; i < 100; ++i) CHECK(partial.test(i) == (i < length || i % 10 < 3));
   }
+}
+
+TEST_CASE("Installing a tile that cannot be stored is refused before any change, while an illegal one installs", "[state]") {
+  TileState s;
+  const TileDescriptor good = row_major(DataType::FP32, 256, 8, 8, 8);
+  CHECK_FALSE(TileState::install_problem(TileRef::Space::Local, 63, good));
+  CHECK(TileState::install_problem(TileRef::Space::Local, 64, good) == "Local register index 64 is past the 64 registers");
+  CHECK(TileState::install_problem(TileRef::Space::Shared, 256, good) ==
+        "Shared register index 256 is past the 256 registers");
+  TileDescriptor overfull = good;
+  overfull.capacity_bytes = 64;
+  CHECK(TileState::install_problem(TileRef::Space::Local, 0, overfull) ==
+        "8x8 FP32 elements need more than the capacity of 64 B");
+  TileDescriptor vast = good;
+  vast.rows = vast.cols = 0xFFFFFFFFU;  // rows x cols x bits would overflow 64 bits
+  CHECK(TileState::install_problem(TileRef::Space::Local, 0, vast));
+  TileDescriptor huge = good;
+  huge.capacity_bytes = 2 * kMaxTileBytes;
+  CHECK(TileState::install_problem(TileRef::Space::Local, 0, huge) == "capacity 524288 B exceeds the largest tile, 262144 B");
+  CHECK_THROWS_AS(s.install_local(0, overfull), std::invalid_argument);
+  CHECK_THROWS_AS(s.install_shared(0, overfull, PeMask::all(), PeMask::all(), true), std::invalid_argument);
+  CHECK_FALSE(s.local(0).allocated);
+  CHECK_FALSE(s.shared(0).allocated);
+  // Storable but illegal (valid columns past Col): installed, and left to preflight to reject.
+  TileDescriptor illegal = good;
+  illegal.valid_cols = 9;
+  s.install_local(0, illegal);
+  CHECK(s.local(0).allocated);
+  CHECK_FALSE(s.local(0).installed_legal(illegal));
 }
