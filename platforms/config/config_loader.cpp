@@ -162,6 +162,13 @@ void apply(const std::string& origin, const std::string& key, const Json& value,
         return;
     }
   }
+  // A group's name given a value of its own (`"sfu": 5`): a wrong type, not an unknown key.
+  for (const model::ParamInfo& p : table)
+    if (p.key.size() > key.size() && p.key.compare(0, key.size(), key) == 0 && p.key[key.size()] == '.') {
+      errors.push_back(origin + ": " + key + ": a group of keys (such as '" + p.key + "'), not a value: got " +
+                       value.dump());
+      return;
+    }
   std::string msg = origin + ": unknown key '" + key + "'";
   const std::string hint = closest_key(key, table);
   if (!hint.empty()) msg += " (did you mean '" + hint + "'?)";

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -368,8 +369,58 @@ std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
   return {};
 }
 
+/// Set by SIGINT or SIGTERM during a run: the run stops after the current slice of simulation.
+volatile std::sig_atomic_t g_interrupted = 0;
+
+/// Catches SIGINT and SIGTERM while it lives, once each (a second one ends the process as usual).
+class InterruptCatcher {
+ public:
+  InterruptCatcher() {
+    g_interrupted = 0;
+    struct sigaction on {};
+    on.sa_handler = [](int) { g_interrupted = 1; };
+    on.sa_flags = SA_RESETHAND;
+    sigemptyset(&on.sa_mask);
+    sigaction(SIGINT, &on, &m_int);
+    sigaction(SIGTERM, &on, &m_term);
+  }
+  ~InterruptCatcher() {
+    sigaction(SIGINT, &m_int, nullptr);
+    sigaction(SIGTERM, &m_term, nullptr);
+  }
+  InterruptCatcher(const InterruptCatcher&) = delete;
+  InterruptCatcher& operator=(const InterruptCatcher&) = delete;
+
+ private:
+  struct sigaction m_int {}, m_term {};
+};
+
+/// Whether `program` is an executable file in a directory of PATH (as posix_spawnp finds it).
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (std::size_t start = 0;;) {
+    const std::size_t colon = dirs.find(':', start);
+    const std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0) return true;
+    if (colon == std::string::npos) return false;
+    start = colon + 1;
+  }
+}
+
+/// `path` as an absolute path: GTKWave opens a layout's files relative to its working directory,
+/// not the layout's.
+std::string absolute_path(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::absolute(path, ec);
+  return ec ? path : p.lexically_normal().string();
+}
+
 int simulate(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
+  const InterruptCatcher interrupts;  // from the start: an interruption while setting up is caught too
   ProgramFile program;
   std::string error;
   if (!parse_program_file(o.program, program, error)) {
@@ -399,6 +450,12 @@ int simulate(const RunOptions& o) {
         std::cerr << "ptosim run: " << (o.fst.empty() ? "--vcd" : "--fst") << ": " << error << "\n";
         return 2;
       }
+  }
+
+  // A missing converter is found now, not after the simulation.
+  if (!o.fst.empty() && !on_path("vcd2fst")) {
+    std::cerr << "ptosim run: --fst: vcd2fst is not on the PATH (is GTKWave installed?); --vcd writes the trace without it\n";
+    return 3;
   }
 
   TileTop top("top", config.params, o.allocation, o.timing_only);
@@ -436,19 +493,24 @@ int simulate(const RunOptions& o) {
     const std::uint64_t end = o.window_end > last_cycle ? ~std::uint64_t{0} : o.window_end * period;
     if (!recorder.open(trace_path, "ptosim " + o.program + ", clock period " + std::to_string(period) + " ps",
                        o.window_begin * period, end)) {
-      std::cerr << "ptosim run: cannot write trace '" << trace_path << "'\n";
+      std::cerr << "ptosim run: cannot write trace '" << trace_path << "': " << std::strerror(errno) << "\n";
       return 2;
     }
   }
 
-  // Run in slices so long simulations can show progress.
-  const sc_core::sc_time slice = clock.to_time(model::Cycles(1'000'000));
+  // Run in slices so long simulations can show progress and be interrupted: each slice sized from
+  // the last to take about a tenth of a second (slices change no result).
+  std::uint64_t slice_cycles = 10'000;
   auto last_report = std::chrono::steady_clock::now();
   bool progress_shown = false;
-  while (!top.dispatcher.finished() && (sc_core::sc_pending_activity() || sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME)) {
-    sc_core::sc_start(slice);
+  while (!top.dispatcher.finished() && !g_interrupted &&
+         (sc_core::sc_pending_activity() || sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME)) {
+    const auto before = std::chrono::steady_clock::now();
+    sc_core::sc_start(clock.to_time(model::Cycles(slice_cycles)));
     const auto now = std::chrono::steady_clock::now();
-    if (now - wall_start > std::chrono::seconds(3) && now - last_report > std::chrono::seconds(1)) {
+    const double took = std::chrono::duration<double>(now - before).count();
+    slice_cycles = took < 0.05 ? std::min<std::uint64_t>(slice_cycles * 2, 1'000'000'000) : took > 0.2 ? std::max<std::uint64_t>(slice_cycles / 2, 1'000) : slice_cycles;
+    if (!top.dispatcher.finished() && now - wall_start > std::chrono::seconds(3) && now - last_report > std::chrono::seconds(1)) {
       std::cerr << "\r  simulated " << clock.to_cycles(sc_core::sc_time_stamp()) << " cycles, "
                 << top.dispatcher.records().size() << " bundles retired" << std::flush;
       last_report = now;
@@ -456,6 +518,17 @@ int simulate(const RunOptions& o) {
     }
   }
   if (progress_shown) std::cerr << "\n";
+  if (g_interrupted && !top.dispatcher.finished()) {
+    // The trace is closed where the run stopped, a valid VCD of the run so far; nothing else is
+    // written, and the other outputs stay as they were.
+    const std::uint64_t cycle = clock.to_cycles(sc_core::sc_time_stamp());
+    std::cerr << "ptosim run: interrupted at cycle " << cycle << " (" << top.dispatcher.records().size()
+              << " bundles retired)";
+    if (!o.vcd.empty() && recorder.close(cycle * config.params.clock.period_ps))
+      std::cerr << "; the trace up to there is in " << o.vcd;
+    std::cerr << "; no statistics written\n";
+    return 130;
+  }
   if (!top.dispatcher.finished()) {
     std::cerr << "ptosim run: internal error: simulation stopped before the program retired (deadlock)\n";
     return 3;
@@ -491,7 +564,8 @@ int simulate(const RunOptions& o) {
           std::pair{c.states, traces::write_translate_filter(
                                   c.states, {{0, "Idle"}, {1, "Decode"}, {2, "WaitDependency"}, {3, "Preflight"},
                                              {4, "WaitQueue"}, {5, "WaitReorder"}, {6, "Drain"}, {7, "Done"}})},
-          std::pair{c.layout, traces::write_gtkw(c.layout, shown, recorder, {{"opcode", c.opcodes}, {"state", c.states}})}})
+          std::pair{c.layout, traces::write_gtkw(c.layout, absolute_path(shown), recorder,
+                                                 {{"opcode", absolute_path(c.opcodes)}, {"state", absolute_path(c.states)}})}})
       if (!written) {
         std::cerr << "ptosim run: writing '" << path << "' failed\n";
         return 3;
@@ -517,7 +591,7 @@ int simulate(const RunOptions& o) {
   std::cout << "  bundles     " << committed << " committed, " << noop << " no-op, " << (faulted ? 1 : 0) << " faulted\n";
   // The clock in GHz, or in MHz below 1 GHz (a 1 us period is 1.00 MHz, not 0.00 GHz).
   const double ghz = 1000.0 / static_cast<double>(config.params.clock.period_ps);
-  std::cout << "  simulated   " << total_cycles << " cycles (" << std::fixed << std::setprecision(1) << ns
+  std::cout << "  simulated   " << total_cycles << " cycles (" << std::fixed << std::setprecision(ns < 10 ? 3 : 1) << ns
             << " ns at " << std::setprecision(2) << (ghz < 1.0 ? ghz * 1000.0 : ghz) << (ghz < 1.0 ? " MHz)\n" : " GHz)\n");
   std::cout << "  wall time   " << std::setprecision(3) << wall * 1000.0 << " ms\n";
   const auto util = [&](const engines::EngineStats& s) {

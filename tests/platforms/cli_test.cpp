@@ -404,7 +404,9 @@ TEST_CASE("ptosim run --fst: any path is a file name (never shell text) and noth
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK(!slurp(fst).empty());
-  CHECK(slurp(fst + ".gtkw").find("[dumpfile] \"" + fst + "\"") != std::string::npos);
+  // The layout names its trace by absolute path: GTKWave resolves it from its working directory.
+  const std::string absolute = std::filesystem::absolute(fst).lexically_normal().string();
+  CHECK(slurp(fst + ".gtkw").find("[dumpfile] \"" + absolute + "\"") != std::string::npos);
   CHECK(slurp(fst + ".vcd") == "mine\n");
   CHECK(!std::ifstream(marker).good());
   // The temporary VCD and FST beside the target are gone.
@@ -421,6 +423,39 @@ TEST_CASE("ptosim run --fst: any path is a file name (never shell text) and noth
   const Outcome device = run("run " + prog + " --quiet --fst /tmp");
   CHECK(device.status == 2);
   CHECK(device.err.find("--fst: '/tmp' exists and is not a regular file") != std::string::npos);
+}
+
+TEST_CASE("ptosim run: an interrupted run stops cleanly, its trace valid so far and its other outputs untouched", "[cli]") {
+  // A GEMM chain that takes seconds, interrupted after one (SIGINT, as Ctrl-C sends).
+  const std::string gemm = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/gemm.pto");
+  const std::size_t acc = gemm.find("BSTART.TMATMUL.ACC");
+  const std::string step = gemm.substr(acc, gemm.find("BSTOP", acc) + 6 - acc);
+  std::string program = gemm.substr(0, acc);
+  for (int i = 0; i < 3000; ++i) program += step;
+  const std::string prog = write_file("interrupted.pto", program), vcd = scratch("interrupted.vcd");
+  const std::string stats = write_file("interrupted.json", "earlier\n"), fresh = scratch("interrupted_new.json");
+  const Outcome r = run("run " + prog + " --allocation queue:4 --quiet --vcd " + vcd + " --stats " + stats,
+                        "timeout --preserve-status -s INT 1");
+  INFO(r.err);
+  CHECK(r.status == 130);
+  CHECK(r.err.find("ptosim run: interrupted at cycle") != std::string::npos);
+  CHECK(slurp(stats) == "earlier\n");
+  CHECK(fst_round_trip_problem(vcd) == "");
+  CHECK(Waves(vcd).end > 0);
+  CHECK_FALSE(std::filesystem::exists(vcd + ".gtkw"));
+  const Outcome again = run("run " + prog + " --allocation queue:4 --quiet --stats " + fresh, "timeout --preserve-status -s INT 1");
+  CHECK(again.status == 130);
+  CHECK_FALSE(std::filesystem::exists(fresh));  // the probe's new file is removed again
+}
+
+TEST_CASE("ptosim run --fst: vcd2fst missing is found before the run", "[cli]") {
+  const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+  const std::string stats = scratch("no_vcd2fst.json");
+  const Outcome r = run("run " + prog + " --fst " + scratch("no_vcd2fst.fst") + " --stats " + stats, "PATH=/nonexistent");
+  CHECK(r.status == 3);
+  CHECK(r.err.find("vcd2fst is not on the PATH") != std::string::npos);
+  CHECK(r.out.empty());  // before the run: no summary
+  CHECK_FALSE(std::filesystem::exists(stats));
 }
 
 TEST_CASE("ptosim run --fst: a failed conversion leaves the FST target as it was and keeps the VCD", "[cli]") {

@@ -65,6 +65,10 @@ TEST_CASE("Unknown keys, wrong types and out-of-range values are errors naming t
   CHECK(has_error(missing.errors, "cannot read '/nonexistent/config.json': No such file or directory"));
   const auto malformed = load_config("", {"sfu.bytes_per_cycle"});
   CHECK(has_error(malformed.errors, "expected key=value"));
+  // A group given a value: a wrong type, not an unknown key.
+  const auto group = load_config(write(R"({ "sfu": { "class": { "row_reduce": 5 } } })"), {});
+  CHECK(has_error(group.errors, "sfu.class.row_reduce: a group of keys (such as 'sfu.class.row_reduce.startup_cycles'), not a value: got 5"));
+  CHECK(has_error(load_config("", {"sfu=5"}).errors, "sfu: a group of keys (such as 'sfu.repeat_bytes'), not a value"));
 }
 
 TEST_CASE("A directory as the configuration file is an error naming it", "[config]") {
