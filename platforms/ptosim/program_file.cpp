@@ -109,6 +109,9 @@ std::optional<std::uint64_t> element_value(model::DataType t, const std::string&
   const auto bits = model::numeric::parse_value(t, text);
   if (!bits) {
     problem = "'" + text + "' is not a " + model::data_type_name(t) + " value";
+    if (const model::TypeClass c = model::type_class(t); c == model::TypeClass::Signed || c == model::TypeClass::Unsigned)
+      problem += " (range [" + model::numeric::format_value(t, model::numeric::lowest_finite(t)) + ", " +
+                 model::numeric::format_value(t, model::numeric::max_finite(t)) + "])";
     return std::nullopt;
   }
   if (overflows(t, text, *bits)) {

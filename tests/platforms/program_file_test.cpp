@@ -92,7 +92,7 @@ TEST_CASE("Directive errors carry file:line:column", "[program]") {
   CHECK(parse_error(".data T#1 1\n").rfind("p.pto:1:7: T#1 is not declared", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1 2 3\n").rfind("p.pto:2:15:", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1\n").find("has 1 values for PE0") != std::string::npos);
-  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 300 1\n").rfind("p.pto:2:11: '300' is not a U8 value", 0) == 0);
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 300 1\n").rfind("p.pto:2:11: '300' is not a U8 value (range [0, 255])", 0) == 0);
   CHECK(parse_error(".frob\n").rfind("p.pto:1:1: unknown directive", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2 mask=0000\n").find("mask") != std::string::npos);
   CHECK(parse_error(".gpr PE4 r1 1\n").rfind("p.pto:1:6:", 0) == 0);
