@@ -2,6 +2,7 @@
 // The 25 PTO DataTypes of the 5-bit DataType field: codes, names, widths and classes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -31,13 +32,52 @@ std::optional<DataType> data_type_from_code(unsigned code);
 /// with a case-insensitive fallback.
 std::optional<DataType> data_type_from_name(std::string_view name);
 
-const char* data_type_name(DataType t);
+namespace data_type_detail {
+
+struct Info {
+  DataType type;
+  const char* name;
+  unsigned bits;
+  TypeClass cls;
+};
+
+// Facts from asl/arch/data-types/tile-data-types.asl and the format units (spec/numerics.md §1).
+// In the header: element widths are asked per element and per operand of every bundle.
+inline constexpr Info kInfo[kDataTypeCount] = {
+    {DataType::FP64, "FP64", 64, TypeClass::Float},     {DataType::FP32, "FP32", 32, TypeClass::Float},
+    {DataType::TF32, "TF32", 32, TypeClass::Float},     {DataType::HF32, "HF32", 32, TypeClass::Float},
+    {DataType::FP16, "FP16", 16, TypeClass::Float},     {DataType::BF16, "BF16", 16, TypeClass::Float},
+    {DataType::HiF8, "HiF8", 8, TypeClass::Float},      {DataType::E4M3, "E4M3", 8, TypeClass::Float},
+    {DataType::E5M2, "E5M2", 8, TypeClass::Float},      {DataType::E3M2, "E3M2", 8, TypeClass::Float},
+    {DataType::E2M3, "E2M3", 8, TypeClass::Float},      {DataType::E2M1X2, "E2M1X2", 4, TypeClass::Float},
+    {DataType::E1M2X2, "E1M2X2", 4, TypeClass::Float},  {DataType::E8M0, "E8M0", 8, TypeClass::Scale},
+    {DataType::HiF4X2, "HiF4X2", 4, TypeClass::Float},  {DataType::S64, "S64", 64, TypeClass::Signed},
+    {DataType::S32, "S32", 32, TypeClass::Signed},      {DataType::S16, "S16", 16, TypeClass::Signed},
+    {DataType::S8, "S8", 8, TypeClass::Signed},         {DataType::S4X2, "S4X2", 4, TypeClass::Signed},
+    {DataType::U64, "U64", 64, TypeClass::Unsigned},    {DataType::U32, "U32", 32, TypeClass::Unsigned},
+    {DataType::U16, "U16", 16, TypeClass::Unsigned},    {DataType::U8, "U8", 8, TypeClass::Unsigned},
+    {DataType::U4X2, "U4X2", 4, TypeClass::Unsigned},
+};
+
+// Index into kInfo by code (-1 = reserved), so per-element queries are one load.
+inline constexpr std::array<std::int8_t, 32> kIndexByCode = [] {
+  std::array<std::int8_t, 32> index{};
+  for (auto& i : index) i = -1;
+  for (int i = 0; i < kDataTypeCount; ++i) index[static_cast<unsigned>(kInfo[i].type)] = static_cast<std::int8_t>(i);
+  return index;
+}();
+
+constexpr const Info& info(DataType t) { return kInfo[kIndexByCode[static_cast<unsigned>(t) & 31]]; }
+
+}  // namespace data_type_detail
+
+constexpr const char* data_type_name(DataType t) { return data_type_detail::info(t).name; }
 constexpr unsigned data_type_code(DataType t) { return static_cast<unsigned>(t); }
 
 /// Bits per logical element: 64, 32, 16, 8 or 4 (packed X2 types count one nibble per lane;
 /// E3M2/E2M3 use an 8-bit carrier).
-unsigned element_bits(DataType t);
-TypeClass type_class(DataType t);
+constexpr unsigned element_bits(DataType t) { return data_type_detail::info(t).bits; }
+constexpr TypeClass type_class(DataType t) { return data_type_detail::info(t).cls; }
 inline bool is_float(DataType t) { return type_class(t) == TypeClass::Float; }
 inline bool is_integer(DataType t) {
   return type_class(t) == TypeClass::Signed || type_class(t) == TypeClass::Unsigned;

@@ -37,12 +37,6 @@ std::optional<Location> location_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-bool TileDescriptor::operator==(const TileDescriptor& o) const {
-  return dtype == o.dtype && capacity_bytes == o.capacity_bytes && rows == o.rows && cols == o.cols &&
-         valid_rows == o.valid_rows && valid_cols == o.valid_cols && layout == o.layout &&
-         location == o.location && pe_mask == o.pe_mask;
-}
-
 std::optional<std::uint32_t> derived_rows(DataType t, std::uint32_t capacity_bytes, std::uint32_t cols) {
   if (!is_pow2(cols)) return std::nullopt;
   const std::uint64_t bits = std::uint64_t{capacity_bytes} * 8;

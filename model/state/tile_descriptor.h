@@ -47,7 +47,12 @@ struct TileDescriptor {
   std::uint64_t element_count() const { return std::uint64_t{rows} * cols; }
   /// Bytes the physical shape occupies: ceil(rows * cols * bits / 8).
   std::uint64_t storage_bytes() const { return (element_count() * element_bits(dtype) + 7) / 8; }
-  bool operator==(const TileDescriptor& o) const;
+  // Inline: preflight compares every source with the descriptor installed legal.
+  bool operator==(const TileDescriptor& o) const {
+    return dtype == o.dtype && capacity_bytes == o.capacity_bytes && rows == o.rows && cols == o.cols &&
+           valid_rows == o.valid_rows && valid_cols == o.valid_cols && layout == o.layout && location == o.location &&
+           pe_mask == o.pe_mask;
+  }
   bool operator!=(const TileDescriptor& o) const { return !(*this == o); }
 };
 
