@@ -541,6 +541,9 @@ int simulate(const RunOptions& o) {
       std::cerr << "ptosim run: writing trace '" << trace_path << "' failed (disk full?)\n";
       return 3;
     }
+    if (o.window_begin > total_cycles)
+      std::cerr << "ptosim run: note: --trace-window starts at cycle " << o.window_begin << ", after the run ended (cycle "
+                << total_cycles << "): the trace holds only the values at its start\n";
     const std::string& shown = shown_trace(o);
     if (!o.fst.empty()) {
       // Converted beside the target and renamed onto it: a failed conversion leaves it as it was.
