@@ -170,8 +170,10 @@ void BundleDispatcher::record_immediate(std::shared_ptr<InFlight> f) {
 void BundleDispatcher::set_program(model::ProgramFrontEnd* program) {
   if (sc_core::sc_start_of_simulation_invoked())
     SC_REPORT_ERROR(name(), "set_program after the simulation started: the dispatcher runs the one program set before it");
+  if (program == m_program) return;
   if (program && !program->claim())
     SC_REPORT_ERROR(name(), "set_program: this ProgramFrontEnd already feeds a dispatcher (it is consumed as it runs: one per accelerator)");
+  if (m_program) m_program->release();  // replaced before it ran
   m_program = program;
 }
 

@@ -39,8 +39,10 @@ class ProgramFrontEnd {
   /// valid until the next call: a replayed block is lent, not copied.
   std::optional<FetchedBundle> next();
 
-  /// A front end feeds one reader (it is consumed as it runs): true for the first claim only.
+  /// A front end feeds one reader (it is consumed as it runs): true unless another holds it.
   bool claim() { return !std::exchange(m_claimed, true); }
+  /// Gives it up again (a reader that took another program before running this one).
+  void release() { m_claimed = false; }
 
  private:
   /// A block decoded before, by the instructions it consumed (the program's own, which never

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <charconv>
@@ -369,30 +371,70 @@ std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
   return {};
 }
 
-/// Set by SIGINT or SIGTERM during a run: the run stops after the current slice of simulation.
-volatile std::sig_atomic_t g_interrupted = 0;
+/// The signal (SIGINT or SIGTERM) that interrupted the run, or 0. Atomic, not a volatile
+/// sig_atomic_t: the handler may run on the trace writer's thread.
+std::atomic<int> g_interrupted{0};
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may touch only a lock-free atomic");
 
-/// Catches SIGINT and SIGTERM while it lives, once each (a second one ends the process as usual).
+/// Catches SIGINT and SIGTERM until released, so the run stops after its current slice and
+/// cleans up; a second signal of the same kind ends the process as usual. A signal the process
+/// was started ignoring (a background job's SIGINT) stays ignored.
 class InterruptCatcher {
  public:
   InterruptCatcher() {
     g_interrupted = 0;
     struct sigaction on {};
-    on.sa_handler = [](int) { g_interrupted = 1; };
-    on.sa_flags = SA_RESETHAND;
+    on.sa_handler = [](int signal) { g_interrupted = signal; };
+    on.sa_flags = SA_RESETHAND | SA_RESTART;  // restarted: a progress line blocked on a full pipe
     sigemptyset(&on.sa_mask);
-    sigaction(SIGINT, &on, &m_int);
-    sigaction(SIGTERM, &on, &m_term);
+    for (Caught& c : m_caught) {
+      sigaction(c.signal, nullptr, &c.before);
+      c.replaced = c.before.sa_handler != SIG_IGN && sigaction(c.signal, &on, nullptr) == 0;
+    }
   }
-  ~InterruptCatcher() {
-    sigaction(SIGINT, &m_int, nullptr);
-    sigaction(SIGTERM, &m_term, nullptr);
-  }
+  ~InterruptCatcher() { release(); }
   InterruptCatcher(const InterruptCatcher&) = delete;
   InterruptCatcher& operator=(const InterruptCatcher&) = delete;
+  /// Restores the handlers: from here on a signal ends the process as it would have.
+  void release() {
+    for (Caught& c : m_caught)
+      if (c.replaced) {
+        sigaction(c.signal, &c.before, nullptr);
+        c.replaced = false;
+      }
+  }
 
  private:
-  struct sigaction m_int {}, m_term {};
+  struct Caught {
+    int signal;
+    struct sigaction before;
+    bool replaced;
+  };
+  Caught m_caught[2] = {{SIGINT, {}, false}, {SIGTERM, {}, false}};
+};
+
+/// How many cycles to simulate before looking at the clock and the interrupt flag again: about a
+/// tenth of a second at the slowest rate seen so far (so a cheap stretch does not grow the slices
+/// of a dense one after it), between a thousand and a million cycles. Slices change no result.
+class SliceSizer {
+ public:
+  std::uint64_t cycles() const { return m_cycles; }
+  void took(double seconds) {
+    // The first slice also starts the simulation (threads, initialisation): its rate is not the
+    // model's, and the next slice keeps its size.
+    if (m_first) {
+      m_first = false;
+      return;
+    }
+    m_seconds_per_cycle = std::max(m_seconds_per_cycle, seconds / static_cast<double>(m_cycles));
+    const double fit = m_seconds_per_cycle > 0 ? 0.1 / m_seconds_per_cycle : 1e6;
+    m_cycles = static_cast<std::uint64_t>(std::clamp(fit, 1e3, 1e6));
+  }
+
+ private:
+  std::uint64_t m_cycles = 10'000;
+  double m_seconds_per_cycle = 0;
+  bool m_first = true;
 };
 
 /// Whether `program` is an executable file in a directory of PATH (as posix_spawnp finds it).
@@ -420,7 +462,7 @@ std::string absolute_path(const std::string& path) {
 
 int simulate(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
-  const InterruptCatcher interrupts;  // from the start: an interruption while setting up is caught too
+  InterruptCatcher interrupts;  // from the start: an interruption while setting up is caught too
   ProgramFile program;
   std::string error;
   if (!parse_program_file(o.program, program, error)) {
@@ -498,18 +540,16 @@ int simulate(const RunOptions& o) {
     }
   }
 
-  // Run in slices so long simulations can show progress and be interrupted: each slice sized from
-  // the last to take about a tenth of a second (slices change no result).
-  std::uint64_t slice_cycles = 10'000;
+  // Run in slices so long simulations can show progress and be interrupted.
+  SliceSizer slice;
   auto last_report = std::chrono::steady_clock::now();
   bool progress_shown = false;
   while (!top.dispatcher.finished() && !g_interrupted &&
          (sc_core::sc_pending_activity() || sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME)) {
     const auto before = std::chrono::steady_clock::now();
-    sc_core::sc_start(clock.to_time(model::Cycles(slice_cycles)));
+    sc_core::sc_start(clock.to_time(model::Cycles(slice.cycles())));
     const auto now = std::chrono::steady_clock::now();
-    const double took = std::chrono::duration<double>(now - before).count();
-    slice_cycles = took < 0.05 ? std::min<std::uint64_t>(slice_cycles * 2, 1'000'000'000) : took > 0.2 ? std::max<std::uint64_t>(slice_cycles / 2, 1'000) : slice_cycles;
+    slice.took(std::chrono::duration<double>(now - before).count());
     if (!top.dispatcher.finished() && now - wall_start > std::chrono::seconds(3) && now - last_report > std::chrono::seconds(1)) {
       std::cerr << "\r  simulated " << clock.to_cycles(sc_core::sc_time_stamp()) << " cycles, "
                 << top.dispatcher.records().size() << " bundles retired" << std::flush;
@@ -518,9 +558,11 @@ int simulate(const RunOptions& o) {
     }
   }
   if (progress_shown) std::cerr << "\n";
-  if (g_interrupted && !top.dispatcher.finished()) {
+  interrupts.release();  // writing the outputs is not interrupted half-way: a signal now ends the process
+  if (g_interrupted) {
     // The trace is closed where the run stopped, a valid VCD of the run so far; nothing else is
-    // written, and the other outputs stay as they were.
+    // written, and the other outputs stay as they were. sc_main then ends the process by the
+    // signal, so a shell loop around ptosim stops too.
     const std::uint64_t cycle = clock.to_cycles(sc_core::sc_time_stamp());
     std::cerr << "ptosim run: interrupted at cycle " << cycle << " (" << top.dispatcher.records().size()
               << " bundles retired)";
@@ -652,7 +694,13 @@ int run_command(const Args& args) {
 /// SystemC's entry point, reached only through run_command's sc_elab_and_sim.
 int sc_main(int, char*[]) {
   try {
-    return ptosim::platforms::simulate(ptosim::platforms::g_options);
+    const int status = ptosim::platforms::simulate(ptosim::platforms::g_options);
+    // An interrupted run has cleaned up (simulate's locals are gone): it ends by its signal.
+    if (const int signal = ptosim::platforms::g_interrupted) {
+      std::signal(signal, SIG_DFL);
+      std::raise(signal);
+    }
+    return status;
   } catch (const sc_core::sc_report& r) {  // already logged by SystemC; a model defect, not bad input
     std::cerr << "ptosim run: internal error (SystemC report above)\n";
     return 3;

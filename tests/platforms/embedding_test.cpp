@@ -158,11 +158,15 @@ TEST_CASE("Embedding: a tile that cannot be stored, or a register or PE that doe
   REQUIRE_THROWS_WITH(top.read_local(99, 0), Catch::Contains("Local register index 99"));
   REQUIRE_THROWS_WITH(top.read_shared(300), Catch::Contains("Shared register index 300"));
 
-  // One front end feeds one dispatcher: a second accelerator given the same one is told so.
+  // One front end feeds one dispatcher: a second accelerator given the same one is told so. Set
+  // again on its own dispatcher it is still that one's; replaced, it is free for another.
   platforms::TileTop other("other", config.params, model::AllocationSpec{}, false);
-  model::ProgramFrontEnd front_end({});
+  model::ProgramFrontEnd front_end({}), replacement({});
+  top.dispatcher.set_program(&front_end);
   top.dispatcher.set_program(&front_end);
   REQUIRE_THROWS_WITH(other.dispatcher.set_program(&front_end), Catch::Contains("already feeds a dispatcher"));
+  top.dispatcher.set_program(&replacement);
+  other.dispatcher.set_program(&front_end);
 }
 
 TEST_CASE("Embedding: parameters out of range are an error when the platform is built", "[embedding]") {

@@ -127,10 +127,12 @@ TEST_CASE("ProgramFrontEnd: a kept block lends its preflight memo to every repla
   CHECK(items[9].memo->cube->scalar_slots == 9);
 }
 
-TEST_CASE("A program front end feeds one reader: only its first claim succeeds", "[exec]") {
+TEST_CASE("A program front end feeds one reader: a claim succeeds while no other holds it", "[exec]") {
   ProgramFrontEnd front_end({});
   CHECK(front_end.claim());
   CHECK_FALSE(front_end.claim());
+  front_end.release();
+  CHECK(front_end.claim());
 }
 
 }  // namespace
