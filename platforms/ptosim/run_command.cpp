@@ -384,7 +384,7 @@ class InterruptCatcher {
   InterruptCatcher() {
     g_interrupted = 0;
     struct sigaction on {};
-    on.sa_handler = [](int signal) { g_interrupted = signal; };
+    on.sa_handler = [](int number) { g_interrupted = number; };
     on.sa_flags = SA_RESETHAND | SA_RESTART;  // restarted: a progress line blocked on a full pipe
     sigemptyset(&on.sa_mask);
     for (Caught& c : m_caught) {
@@ -696,9 +696,9 @@ int sc_main(int, char*[]) {
   try {
     const int status = ptosim::platforms::simulate(ptosim::platforms::g_options);
     // An interrupted run has cleaned up (simulate's locals are gone): it ends by its signal.
-    if (const int signal = ptosim::platforms::g_interrupted) {
-      std::signal(signal, SIG_DFL);
-      std::raise(signal);
+    if (const int number = ptosim::platforms::g_interrupted) {
+      std::signal(number, SIG_DFL);
+      std::raise(number);
     }
     return status;
   } catch (const sc_core::sc_report& r) {  // already logged by SystemC; a model defect, not bad input
