@@ -40,7 +40,8 @@ std::vector<Token> tokenize(const std::string& line) {
       continue;
     }
     const std::size_t start = i;
-    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i])) && line[i] != ',' && line[i] != ';') ++i;
+    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i])) && line[i] != ',' && line[i] != ';')
+      ++i;
     tokens.push_back(Token{line.substr(start, i - start), static_cast<int>(start + 1)});
   }
   return tokens;
@@ -109,7 +110,8 @@ std::optional<std::uint64_t> element_value(model::DataType t, const std::string&
   const auto bits = model::numeric::parse_value(t, text);
   if (!bits) {
     problem = "'" + text + "' is not a " + model::data_type_name(t) + " value";
-    if (const model::TypeClass c = model::type_class(t); c == model::TypeClass::Signed || c == model::TypeClass::Unsigned)
+    if (const model::TypeClass c = model::type_class(t);
+        c == model::TypeClass::Signed || c == model::TypeClass::Unsigned)
       problem += " (range [" + model::numeric::format_value(t, model::numeric::lowest_finite(t)) + ", " +
                  model::numeric::format_value(t, model::numeric::max_finite(t)) + "])";
     return std::nullopt;
@@ -146,9 +148,10 @@ class Parser {
       const ProgramTile& t = m_out.tiles[index];
       const std::uint64_t want = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
       for (int pe = 0; pe < model::kPeCount; ++pe)
-        if (fill[pe] != 0 && fill[pe] != want) {
-          error = model::format_location(t.loc) + ": " + t.ref.name() + " has " + std::to_string(fill[pe]) +
-                  " values for PE" + std::to_string(pe) + ", its valid region needs " + std::to_string(want);
+        if (fill.count[pe] != 0 && fill.count[pe] != want) {
+          error = m_path + ":" + std::to_string(fill.last[pe].first) + ":" + std::to_string(fill.last[pe].second) +
+                  ": " + t.ref.name() + " has " + std::to_string(fill.count[pe]) + " values for PE" +
+                  std::to_string(pe) + ", its valid region needs " + std::to_string(want);
           return false;
         }
     }
@@ -218,16 +221,17 @@ class Parser {
 
   bool append_value(ProgramTile& t, model::PeMask pes, std::uint64_t value, int column) {
     const std::size_t index = static_cast<std::size_t>(&t - m_out.tiles.data());
-    auto& fill = m_fill[index];
+    Fill& fill = m_fill[index];
     const std::uint64_t valid = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
     for (int pe = 0; pe < model::kPeCount; ++pe) {
       if (!pes.has(pe)) continue;
-      if (fill[pe] >= valid)
+      if (fill.count[pe] >= valid)
         return fail(column, t.ref.name() + " already has its " + std::to_string(valid) + " valid values on PE" +
                                 std::to_string(pe));
-      const std::uint64_t r = fill[pe] / t.desc.valid_cols, c = fill[pe] % t.desc.valid_cols;
+      const std::uint64_t r = fill.count[pe] / t.desc.valid_cols, c = fill.count[pe] % t.desc.valid_cols;
       t.data[pe][r * t.desc.cols + c] = value;
-      ++fill[pe];
+      ++fill.count[pe];
+      fill.last[pe] = {m_line, column};
     }
     return true;
   }
@@ -283,7 +287,8 @@ class Parser {
       }
       return true;
     }
-    return fail(tokens[0].column, "unknown directive '" + name + "' (expected .tile .data .fill .file .random .gpr .status .dump)");
+    return fail(tokens[0].column,
+                "unknown directive '" + name + "' (expected .tile .data .fill .file .random .gpr .status .dump)");
   }
 
   bool tile_directive(const std::vector<Token>& tokens) {
@@ -360,16 +365,18 @@ class Parser {
       if (!mask.has(pe)) continue;
       m_charged[pe] += t.desc.capacity_bytes;
       if (m_charged[pe] > model::kDefaultTileCapacity)
-        return fail(tokens[1].column, ".tile " + tokens[1].text + ": the input tiles hold " + std::to_string(m_charged[pe]) +
-                                          " bytes on PE" + std::to_string(pe) + ", beyond its tile capacity (" +
-                                          std::to_string(model::kDefaultTileCapacity) + ")");
+        return fail(tokens[1].column, ".tile " + tokens[1].text + ": the input tiles hold " +
+                                          std::to_string(m_charged[pe]) + " bytes on PE" + std::to_string(pe) +
+                                          ", beyond its tile capacity (" + std::to_string(model::kDefaultTileCapacity) +
+                                          ")");
     }
     for (auto& d : t.data) d.assign(t.desc.element_count(), std::nullopt);
     m_out.tiles.push_back(std::move(t));
     return true;
   }
 
-  bool file_directive(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens, const std::vector<Token>& rest) {
+  bool file_directive(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens,
+                      const std::vector<Token>& rest) {
     if (rest.size() != 1) return fail(tokens[0].column, ".file needs a tile register and one path");
     std::string path = rest[0].text;
     const auto slash = m_path.rfind('/');
@@ -394,11 +401,12 @@ class Parser {
     if (bytes.size() != t.desc.storage_bytes())
       return fail(rest[0].column, path + ": " + std::to_string(bytes.size()) + " bytes, the tile's storage needs " +
                                       std::to_string(t.desc.storage_bytes()));
-    auto& fill = m_fill[static_cast<std::size_t>(&t - m_out.tiles.data())];
+    Fill& fill = m_fill[static_cast<std::size_t>(&t - m_out.tiles.data())];
     for (int pe = 0; pe < model::kPeCount; ++pe) {
       if (!pes.has(pe)) continue;
-      if (fill[pe] != 0) return fail(rest[0].column, t.ref.name() + " already has values on PE" + std::to_string(pe));
-      fill[pe] = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;  // complete: later values are errors
+      if (fill.count[pe] != 0)
+        return fail(rest[0].column, t.ref.name() + " already has values on PE" + std::to_string(pe));
+      fill.count[pe] = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;  // complete: later values are errors
       for (std::uint32_t r = 0; r < t.desc.rows; ++r)
         for (std::uint32_t c = 0; c < t.desc.cols; ++c)
           t.data[pe][std::uint64_t{r} * t.desc.cols + c] = model::load_element(t.desc, bytes.data(), r, c);
@@ -406,7 +414,8 @@ class Parser {
     return true;
   }
 
-  bool fill_directive(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens, const std::vector<Token>& rest) {
+  bool fill_directive(ProgramTile& t, model::PeMask pes, const std::vector<Token>& tokens,
+                      const std::vector<Token>& rest) {
     if (rest.size() != 1) return fail(tokens[0].column, ".fill needs a tile register and one value");
     std::string problem;
     const auto bits = element_value(t.desc.dtype, rest[0].text, problem);
@@ -528,7 +537,8 @@ class Parser {
     if (!text.empty() && text[0] == '-') {
       std::int64_t v = 0;
       auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (ec != std::errc() || end != text.data() + text.size()) return fail(tokens[3].column, "expected a 64-bit value");
+      if (ec != std::errc() || end != text.data() + text.size())
+        return fail(tokens[3].column, "expected a 64-bit value");
       g.value = static_cast<std::uint64_t>(v);
     } else {
       const auto v = parse_uint(text);
@@ -543,7 +553,13 @@ class Parser {
   ProgramFile& m_out;
   int m_line = 0;
   std::string m_error;
-  std::map<std::size_t, std::array<std::uint64_t, model::kPeCount>> m_fill;
+  /// Values given so far per input tile and PE, and where each PE's last one was (a count short
+  /// of the valid region is reported there).
+  struct Fill {
+    std::array<std::uint64_t, model::kPeCount> count{};
+    std::array<std::pair<int, int>, model::kPeCount> last{};  ///< line, column
+  };
+  std::map<std::size_t, Fill> m_fill;
   std::array<std::uint64_t, model::kPeCount> m_charged{};  ///< bytes of input tiles per PE (TILE_CAPACITY)
 };
 

@@ -91,7 +91,9 @@ TEST_CASE("Directive errors carry file:line:column", "[program]") {
   CHECK(parse_error(".tile T#1 FP32 cols=3 valid=1x1\n").find("power of two") != std::string::npos);
   CHECK(parse_error(".data T#1 1\n").rfind("p.pto:1:7: T#1 is not declared", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1 2 3\n").rfind("p.pto:2:15:", 0) == 0);
-  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1\n").find("has 1 values for PE0") != std::string::npos);
+  // A short list is reported at its last value (of that PE), not at the .tile.
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1\n") == "p.pto:2:11: T#1 has 1 values for PE0, its valid region needs 2");
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1\n.data T#1 pe=PE1 2\n").rfind("p.pto:2:11: T#1 has 1 values for PE0", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 300 1\n").rfind("p.pto:2:11: '300' is not a U8 value (range [0, 255])", 0) == 0);
   CHECK(parse_error(".frob\n").rfind("p.pto:1:1: unknown directive", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2 mask=0000\n").find("mask") != std::string::npos);
