@@ -96,8 +96,7 @@ void TileTop::start_of_simulation() {
 }
 
 model::FragmentData TileTop::read_local(unsigned index, int pe) {
-  report_problem("read_local", model::TileState::index_problem(model::TileRef::Space::Local, index));
-  if (pe < 0 || pe >= model::kPeCount) report_problem("read_local", "PE " + std::to_string(pe) + " is not one of the four");
+  report_problem("read_local", model::TileState::fragment_problem(index, pe));
   const model::TileState& s = dispatcher.state();
   const model::LocalTile& t = s.local(index);
   std::vector<std::uint8_t> bytes(t.desc.capacity_bytes, 0);

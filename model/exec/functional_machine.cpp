@@ -114,8 +114,7 @@ void FunctionalMachine::load_shared(unsigned index, const TileDescriptor& desc, 
 }
 
 FragmentData FunctionalMachine::read_local(unsigned index, int pe) const {
-  if (auto problem = TileState::index_problem(TileRef::Space::Local, index)) throw std::out_of_range(*problem);
-  if (pe < 0 || pe >= kPeCount) throw std::out_of_range("PE " + std::to_string(pe) + " is not one of the four");
+  if (auto problem = TileState::fragment_problem(index, pe)) throw std::out_of_range(*problem);
   const LocalTile& t = m_state.local(index);
   return fetch_fragment(t.desc, m_payloads.fragment(TileRef::Space::Local, m_state.physical_index(index), pe),
                         t.defined[pe]);

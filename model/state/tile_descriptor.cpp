@@ -154,7 +154,7 @@ std::optional<std::string_view> descriptor_problem(const TileDescriptor& d) {
     return std::nullopt;
   }
   if (!is_pow2(d.cols)) return "physical column count must be a non-zero power of two";
-  if (d.storage_bytes() > d.capacity_bytes) return "physical shape exceeds the capacity";
+  if (!d.storage_fits()) return "physical shape exceeds the capacity";
   if (d.layout == Layout::ZN || d.layout == Layout::NZ) {
     if (d.rows % 16 != 0 || d.cols % fractal_inner(d.dtype) != 0)
       return "ZN/NZ layouts need rows % 16 == 0 and 32-byte fractal columns";

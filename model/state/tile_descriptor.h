@@ -47,6 +47,8 @@ struct TileDescriptor {
   std::uint64_t element_count() const { return std::uint64_t{rows} * cols; }
   /// Bytes the physical shape occupies: ceil(rows * cols * bits / 8).
   std::uint64_t storage_bytes() const { return (element_count() * element_bits(dtype) + 7) / 8; }
+  /// storage_bytes() <= capacity_bytes, compared without multiplying (rows x cols may be near 2^64).
+  bool storage_fits() const { return element_count() <= std::uint64_t{capacity_bytes} * 8 / element_bits(dtype); }
   // Inline: preflight compares every source with the descriptor installed legal.
   bool operator==(const TileDescriptor& o) const {
     return dtype == o.dtype && capacity_bytes == o.capacity_bytes && rows == o.rows && cols == o.cols &&

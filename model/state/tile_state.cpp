@@ -159,13 +159,18 @@ std::optional<std::string> TileState::index_problem(TileRef::Space space, unsign
          std::to_string(count) + " registers";
 }
 
+std::optional<std::string> TileState::fragment_problem(unsigned index, int pe) {
+  if (auto problem = index_problem(TileRef::Space::Local, index)) return problem;
+  if (pe < 0 || pe >= kPeCount) return "PE " + std::to_string(pe) + " is not one of the four";
+  return std::nullopt;
+}
+
 std::optional<std::string> TileState::install_problem(TileRef::Space space, unsigned index, const TileDescriptor& desc) {
   if (auto problem = index_problem(space, index)) return problem;
   if (desc.capacity_bytes > kMaxTileBytes)
     return "capacity " + std::to_string(desc.capacity_bytes) + " B exceeds the largest tile, " +
            std::to_string(kMaxTileBytes) + " B";
-  // Compared without multiplying: rows x cols may be near 2^64.
-  if (desc.element_count() > std::uint64_t{desc.capacity_bytes} * 8 / element_bits(desc.dtype))
+  if (!desc.storage_fits())
     return std::to_string(desc.rows) + "x" + std::to_string(desc.cols) + " " + data_type_name(desc.dtype) +
            " elements need more than the capacity of " + std::to_string(desc.capacity_bytes) + " B";
   return std::nullopt;

@@ -149,9 +149,10 @@ class Parser {
       const std::uint64_t want = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
       for (int pe = 0; pe < model::kPeCount; ++pe)
         if (fill.count[pe] != 0 && fill.count[pe] != want) {
-          error = m_path + ":" + std::to_string(fill.last[pe].first) + ":" + std::to_string(fill.last[pe].second) +
-                  ": " + t.ref.name() + " has " + std::to_string(fill.count[pe]) + " values for PE" +
-                  std::to_string(pe) + ", its valid region needs " + std::to_string(want);
+          fail_at(fill.last[pe].first, fill.last[pe].second,
+                  t.ref.name() + " has " + std::to_string(fill.count[pe]) + " values for PE" + std::to_string(pe) +
+                      ", its valid region needs " + std::to_string(want));
+          error = m_error;
           return false;
         }
     }
@@ -159,8 +160,9 @@ class Parser {
   }
 
  private:
-  bool fail(int column, const std::string& message) {
-    m_error = m_path + ":" + std::to_string(m_line) + ":" + std::to_string(column) + ": " + message;
+  bool fail(int column, const std::string& message) { return fail_at(m_line, column, message); }
+  bool fail_at(int line, int column, const std::string& message) {
+    m_error = m_path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
     return false;
   }
 
