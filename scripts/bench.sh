@@ -86,4 +86,8 @@ for w in "gemm:$timing_gemm_steps" "sfu128:$timing_sfu_rounds"; do
   awk -v p="$(seconds "$plain")" -v t="$(seconds "$traced")" -v d="$(seconds "$traced2")" -v e="$(seconds "$engines")" \
     'BEGIN { printf("   traced / untraced = %.2f on one CPU, %.2f on two (without the memories %.2f)\n", p > 0 ? t / p : 0, p > 0 ? d / p : 0, p > 0 ? e / p : 0) }'
 done
+echo
+echo "== loading a program: parsing its text and assembling it, before any simulation (ptosim run does this first)"
+best --workload "gemm:$timing_gemm_steps" --mode load
+best --workload "sfu128:$timing_sfu_rounds" --mode load
 rm -rf "$out"

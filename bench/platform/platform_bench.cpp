@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Platform throughput: simulated cycles and bundles per wall-clock second of a program on the
 // SystemC platform (full or timing-only, traced or not), or of the same bundles on the functional
-// machine alone. One simulation per process (SystemC elaborates once); scripts/bench.sh runs the
-// combinations and prints the ratios.
+// machine alone, or the program's loading alone (parsing the program text and assembling it).
+// One simulation per process (SystemC elaborates once); scripts/bench.sh runs the combinations
+// and prints the ratios.
 //
 // usage: ptosim_bench_platform (PROGRAM.pto | --workload gemm:N | --workload sfu128:N)
-//                              [--mode platform|timing-only|functional] [--vcd FILE [--trace-modules LIST]]
+//                              [--mode platform|timing-only|functional|load] [--vcd FILE [--trace-modules LIST]]
 //                              [--set KEY=VALUE]...
 #include <chrono>
 #include <cstdio>
@@ -75,6 +76,8 @@ int sc_main(int argc, char* argv[]) {
       name = w;
     } else if (a == "--mode" && i + 1 < argc) {
       mode = argv[++i];
+      if (mode != "platform" && mode != "timing-only" && mode != "functional" && mode != "load")
+        return fail("--mode platform, timing-only, functional or load");
     } else if (a == "--vcd" && i + 1 < argc) {
       vcd = argv[++i];
     } else if (a == "--trace-modules" && i + 1 < argc) {  // as for ptosim run
@@ -92,17 +95,23 @@ int sc_main(int argc, char* argv[]) {
     }
   }
   if (source.empty()) return fail("no program");
+  const auto load_start = Clock::now();
   platforms::ProgramFile program;
   std::string error;
   if (!platforms::parse_program_text(source, name, program, error)) return fail(error);
   const model::Assembly assembly = model::assemble(program.assembly, name);
   if (!assembly.ok()) return fail(model::format_error(assembly.errors.front()));
+  const double load_seconds = std::chrono::duration<double>(Clock::now() - load_start).count();
   // Large-tile workloads keep two results per hand alive.
   const model::AllocationSpec allocation{model::AllocationPolicy::Queue, name.find(':') != std::string::npos ? 2u : 16u};
 
   std::uint64_t bundles = 0, cycles = 0;
   double seconds = 0;
-  if (mode == "functional") {
+  if (mode == "load") {
+    seconds = load_seconds;
+    for (const model::Instruction& i : assembly.instructions)
+      bundles += std::holds_alternative<model::BStartTepl>(i.body) || std::holds_alternative<model::BStartCube>(i.body);
+  } else if (mode == "functional") {
     model::FunctionalMachine m(allocation.policy, allocation.queue_depth);
     for (const auto& t : program.tiles) m.load_local(t.ref.index, t.desc, t.data);
     model::ProgramFrontEnd fe(assembly.instructions);

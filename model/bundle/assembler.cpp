@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/bundle/assembler.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "model/bundle/field_codes.h"
 #include "model/bundle/operation.h"
 #include "model/common/pe_mask.h"
+#include "model/common/text.h"
 #include "model/state/tile_ref.h"
 
 namespace ptosim::model {
@@ -24,17 +26,7 @@ struct Token {
   int column = 1;  ///< 1-based
 };
 
-std::string upper(std::string_view s) {
-  std::string u(s);
-  for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return u;
-}
-
-bool iequal(std::string_view a, std::string_view b) { return upper(a) == upper(b); }
-
-bool is_word_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '#';
-}
+bool is_word_char(char c) { return ascii_alnum(c) || c == '_' || c == '.' || c == '#'; }
 
 /// Parses decimal or 0x-prefixed hexadecimal text.
 std::optional<unsigned long long> parse_number(std::string_view text) {
@@ -54,9 +46,12 @@ std::optional<unsigned long long> parse_number(std::string_view text) {
 /// the first problem) when the line does not match.
 class LineParser {
  public:
-  LineParser(std::string_view line, int line_no, const FileName& file) : m_line(line) {
+  /// `tokens` is scratch space the caller lends every line (no allocation per line).
+  LineParser(std::string_view line, int line_no, const FileName& file, std::vector<Token>& tokens)
+      : m_line(line), m_tokens(tokens) {
     m_loc.file = file;
     m_loc.line = line_no;
+    m_tokens.clear();
   }
 
   /// Tokenizes and parses; false on error. An empty line yields no instruction.
@@ -134,8 +129,8 @@ class LineParser {
     }
     return false;
   }
-  bool fail_at(const Token& t, const std::string& expected) {
-    return fail(t.column, "expected " + expected + ", found " + describe(t));
+  bool fail_at(const Token& t, std::string_view expected) {
+    return fail(t.column, "expected " + std::string(expected) + ", found " + describe(t));
   }
   bool expect(Tok kind, const char* what) {
     if (accept(kind)) return true;
@@ -143,7 +138,7 @@ class LineParser {
   }
   bool expect_end() { return expect(Tok::End, "end of line"); }
 
-  bool word(const Token*& out, const std::string& expected) {
+  bool word(const Token*& out, std::string_view expected) {
     if (!at(Tok::Word)) return fail_at(peek(), expected);
     out = &next();
     return true;
@@ -151,11 +146,12 @@ class LineParser {
 
   /// A number 0..max (decimal or 0x hex).
   bool number(unsigned& out, unsigned long long max, const std::string& what) {
-    const Token* t = nullptr;
-    const std::string expected = what + " (0.." + std::to_string(max) + ")";
-    if (!word(t, expected)) return false;
+    // Fault texts are built only for faults: large programs take this path on nearly every line.
+    const auto expected = [&] { return what + " (0.." + std::to_string(max) + ")"; };
+    if (!at(Tok::Word)) return fail_at(peek(), expected());
+    const Token* t = &next();
     const auto v = parse_number(t->text);
-    if (!v) return fail_at(*t, expected);
+    if (!v) return fail_at(*t, expected());
     if (*v > max) return fail(t->column, what + " " + std::string(t->text) + " is out of range 0.." + std::to_string(max));
     out = static_cast<unsigned>(*v);
     return true;
@@ -188,8 +184,8 @@ class LineParser {
     const Token* t = nullptr;
     const char* expected = "LB0, LB1 or LB2";
     if (!word(t, expected)) return false;
-    const std::string u = upper(t->text);
-    if (u.size() != 3 || u.compare(0, 2, "LB") != 0 || u[2] < '0' || u[2] > '3') return fail_at(*t, expected);
+    const std::string_view u = t->text;
+    if (u.size() != 3 || !iequal(u.substr(0, 2), "LB") || u[2] < '0' || u[2] > '3') return fail_at(*t, expected);
     const unsigned n = static_cast<unsigned>(u[2] - '0');
     if (n > max_lb) return fail(t->column, std::string(mnemonic) + " writes LB0..LB2 only");
     out = static_cast<std::uint8_t>(n);
@@ -215,25 +211,27 @@ class LineParser {
   /// "<SizeCode>" or "<bytes>" with a B, K, KB or KiB suffix; max_code bounds the byte form.
   bool size(std::uint8_t& out, unsigned max_code) {
     if (!expect(Tok::Less, "'<' before the SizeCode")) return false;
-    const Token* t = nullptr;
-    const std::string expected = "a SizeCode (1.." + std::to_string(max_code) + ") or a byte size (128B.." +
-                                 (max_code == kIosMaxSizeCode ? "256KiB)" : "64KiB)");
-    if (!word(t, expected)) return false;
+    const auto expected = [&] {
+      return "a SizeCode (1.." + std::to_string(max_code) + ") or a byte size (128B.." +
+             (max_code == kIosMaxSizeCode ? "256KiB)" : "64KiB)");
+    };
+    if (!at(Tok::Word)) return fail_at(peek(), expected());
+    const Token* t = &next();
     std::string_view text = t->text;
     std::size_t digits = 0;
-    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+    while (digits < text.size() && ascii_digit(text[digits])) ++digits;
     const auto value = parse_number(text.substr(0, digits));
-    if (!value) return fail_at(*t, expected);
-    const std::string suffix = upper(text.substr(digits));
+    if (!value) return fail_at(*t, expected());
+    const std::string_view suffix = text.substr(digits);
     if (suffix.empty()) {
       if (*value > 15) return fail(t->column, "SizeCode " + std::string(text) + " does not fit its 4-bit field");
       out = static_cast<std::uint8_t>(*value);
     } else {
       unsigned long long bytes = *value;
-      if (suffix == "K" || suffix == "KB" || suffix == "KIB")
+      if (iequal(suffix, "K") || iequal(suffix, "KB") || iequal(suffix, "KiB"))
         bytes *= 1024;
-      else if (suffix != "B")
-        return fail_at(*t, expected);
+      else if (!iequal(suffix, "B"))
+        return fail_at(*t, expected());
       const auto code = bytes <= size_code_to_bytes(max_code) ? bytes_to_size_code(static_cast<unsigned long>(bytes))
                                                           : std::nullopt;
       if (!code)
@@ -248,19 +246,20 @@ class LineParser {
   bool parse_instruction(InstructionBody& body) {
     const Token& m = next();
     if (m.kind != Tok::Word) return fail_at(m, "a mnemonic");
-    const std::string mn = upper(m.text);
+    const std::string_view w = m.text;
+    if (iequal(w, "B.DIM")) return parse_dim(body, false);
+    if (iequal(w, "B.IOT")) return parse_iot(body);
+    if (iequal(w, "BSTOP")) return stop(body, BStop{});
+    if (iequal(w, "C.B.DIMI")) return parse_dim(body, true);
+    if (iequal(w, "B.DATR")) return parse_datr(body);
+    if (iequal(w, "B.FPATR")) return parse_fpatr(body);
+    if (iequal(w, "B.IOR")) return parse_ior(body);
+    if (iequal(w, "B.IOS")) return parse_ios(body);
+    if (iequal(w, "C.BSTOP")) return stop(body, CBStop{});
+    if (iequal(w, "L.BSTOP")) return stop(body, LBStop{});
+    if (iequal(w, ".WORD")) return parse_word(body);
+    const std::string mn = upper(w);  // the BSTART forms, which fault texts name in capitals
     if (mn == "BSTART.SFU" || mn == "BSTART.VEC" || mn == "BSTART.TEPL") return parse_tepl(mn, body);
-    if (mn == "B.DIM") return parse_dim(body, false);
-    if (mn == "C.B.DIMI") return parse_dim(body, true);
-    if (mn == "B.DATR") return parse_datr(body);
-    if (mn == "B.FPATR") return parse_fpatr(body);
-    if (mn == "B.IOR") return parse_ior(body);
-    if (mn == "B.IOT") return parse_iot(body);
-    if (mn == "B.IOS") return parse_ios(body);
-    if (mn == "BSTOP") return stop(body, BStop{});
-    if (mn == "C.BSTOP") return stop(body, CBStop{});
-    if (mn == "L.BSTOP") return stop(body, LBStop{});
-    if (mn == ".WORD") return parse_word(body);
     if (mn.compare(0, 7, "BSTART.") == 0) {
       const auto op = operation_from_mnemonic(mn.substr(7));
       if (op && operation_engine(*op) == Engine::Cube) {
@@ -282,7 +281,7 @@ class LineParser {
 
   bool parse_tepl(const std::string& mn, InstructionBody& body) {
     BStartTepl s;
-    if (at(Tok::Word) && std::isdigit(static_cast<unsigned char>(peek().text[0]))) {
+    if (at(Tok::Word) && ascii_digit(peek().text[0])) {
       if (mn != "BSTART.TEPL")
         return fail(peek().column, mn + " takes an operation name; numeric Mode, Function is the BSTART.TEPL form");
       unsigned mode = 0, function = 0;
@@ -594,7 +593,7 @@ class LineParser {
 
   std::string_view m_line;
   SourceLoc m_loc;
-  std::vector<Token> m_tokens;
+  std::vector<Token>& m_tokens;
   std::size_t m_pos = 0;
   std::optional<AsmError> m_error;
   std::optional<Instruction> m_instruction;
@@ -608,10 +607,12 @@ Assembly assemble(std::string_view text, const std::string& file_name) {
   Assembly result;
   const FileName file(file_name);
   int line_no = 0;
+  std::vector<Token> tokens;
+  result.instructions.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   for (std::size_t start = 0; start <= text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    LineParser parser(text.substr(start, end - start), ++line_no, file);
+    LineParser parser(text.substr(start, end - start), ++line_no, file, tokens);
     if (!parser.run())
       result.errors.push_back(parser.error());
     else if (parser.instruction())

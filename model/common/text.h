@@ -2,17 +2,30 @@
 // Small text helpers shared by the parsers of model/ (mnemonics, type names, value literals).
 #pragma once
 
-#include <cctype>
+#include <string>
 #include <string_view>
 
 namespace ptosim::model {
 
-/// ASCII case-insensitive equality (mnemonics and names are ASCII).
+// ASCII only, inline: mnemonics and names are ASCII, and the assembler asks these of every
+// character of large programs (<cctype>'s functions are calls through the locale).
+constexpr char ascii_upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+constexpr bool ascii_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool ascii_alnum(char c) { return ascii_digit(c) || (ascii_upper(c) >= 'A' && ascii_upper(c) <= 'Z'); }
+
+/// ASCII case-insensitive equality.
 inline bool iequal(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+    if (ascii_upper(a[i]) != ascii_upper(b[i])) return false;
   return true;
+}
+
+/// `s` in upper case (ASCII).
+inline std::string upper(std::string_view s) {
+  std::string u(s);
+  for (char& c : u) c = ascii_upper(c);
+  return u;
 }
 
 }  // namespace ptosim::model

@@ -47,6 +47,16 @@ std::vector<Token> tokenize(const std::string& line) {
   return tokens;
 }
 
+/// Whether tokenize(line) would start with a directive (a token beginning with '.'); assembly lines,
+/// nearly all of a large program, pass on untokenized.
+bool starts_directive(const std::string& line) {
+  for (const char c : line) {
+    if (c == ';') return false;
+    if (!std::isspace(static_cast<unsigned char>(c)) && c != ',') return c == '.';
+  }
+  return false;
+}
+
 std::optional<std::uint64_t> parse_uint(const std::string& text) {
   std::uint64_t v = 0;
   int base = 10;
@@ -131,18 +141,18 @@ class Parser {
   bool parse(const std::string& text, std::string& error) {
     std::istringstream in(text);
     std::string line;
+    m_out.assembly.reserve(text.size() + 1);
     while (std::getline(in, line)) {
       ++m_line;
-      const auto tokens = tokenize(line);
-      if (!tokens.empty() && tokens[0].text[0] == '.') {
-        if (!directive(tokens)) {
+      if (starts_directive(line)) {
+        if (!directive(tokenize(line))) {
           error = m_error;
           return false;
         }
-        m_out.assembly += "\n";
       } else {
-        m_out.assembly += line + "\n";
+        m_out.assembly += line;
       }
+      m_out.assembly += '\n';
     }
     for (const auto& [index, fill] : m_fill) {
       const ProgramTile& t = m_out.tiles[index];

@@ -469,7 +469,7 @@ int simulate(const RunOptions& o) {
     std::cerr << error << "\n";
     return 2;
   }
-  const model::Assembly assembly = model::assemble(program.assembly, o.program);
+  model::Assembly assembly = model::assemble(program.assembly, o.program);
   if (!assembly.ok()) {
     for (const model::AsmError& e : assembly.errors) std::cerr << model::format_error(e) << "\n";
     return 2;
@@ -511,7 +511,7 @@ int simulate(const RunOptions& o) {
     for (int pe = 0; pe < model::kPeCount; ++pe)
       if (g.pes.has(pe)) top.dispatcher.state().set_gpr(pe, g.selector, g.value);
   top.dispatcher.state().set_status(program.status);
-  model::ProgramFrontEnd front_end(assembly.instructions);
+  model::ProgramFrontEnd front_end(std::move(assembly.instructions));
   top.dispatcher.set_program(&front_end);
 
   // An FST is converted from a VCD written first to a fresh file beside it.

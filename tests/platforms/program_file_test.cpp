@@ -41,6 +41,10 @@ TEST_CASE("Directive lines are blanked so assembly line numbers stay true", "[pr
   CHECK(t.data[3][4] == 0xFCu);  // row 1, column 0: -4 in S8
   CHECK_FALSE(t.data[0][3].has_value());  // outside the valid region: undefined
   CHECK(p.dumps.size() == 1);
+  // A directive is the line's first token, after blanks and commas; a comment is not one.
+  const ProgramFile q = parse_ok("  .tile T#1 S8 valid=1x1\n\t, .dump T#1\n; .dump T#1\nBSTOP ; .dump\n");
+  CHECK(q.assembly == "\n\n; .dump T#1\nBSTOP ; .dump\n");
+  CHECK(q.dumps.size() == 1);
 }
 
 TEST_CASE("A .tile without cols has as many physical columns as valid ones", "[program]") {

@@ -109,6 +109,15 @@ TEST_CASE("documented extensions: shorthand, byte sizes, synonyms, case, comment
   CHECK(word_of("BSTART.VEC TADD, FP32") == word_of("BSTART.TEPL TADD, FP32"));
   CHECK(word_of("BSTART.SFU TDIV, FP32") == word_of("BSTART.TEPL 0, 3, FP32"));
   CHECK(word_of("bstart.sfu trowsum, fp32 ; comment with T#1") == 0x0C019181);
+  // Mnemonics, LB names and size suffixes in any case.
+  CHECK(word_of("b.dim lb1=8") == word_of("B.DIM zero, 8, ->LB1"));
+  CHECK(word_of("b.Dim zero, 8, ->lb2") == word_of("B.DIM zero, 8, ->LB2"));
+  CHECK(word_of("b.iot T#1, MASK=1111, LAST, ->T<4kib>") == word_of("B.IOT T#1, mask=1111, last, ->T<6>"));
+  CHECK(word_of("B.IOT mask=1111, ->U<4k>") == word_of("B.IOT mask=1111, ->U<6>"));
+  CHECK(word_of("B.IOT mask=1111, ->U<4Kb>") == word_of("B.IOT mask=1111, ->U<6>"));
+  CHECK(word_of("B.IOT mask=1111, ->U<128b>") == word_of("B.IOT mask=1111, ->U<1>"));
+  CHECK(word_of("bStop") == word_of("BSTOP"));
+  CHECK(word_of("bstart.tmatmul.acc fp16") == word_of("BSTART.TMATMUL.ACC FP16"));
   CHECK(word_of("B.IOR zero, a1, ra, ->s0") == ((10u << 27) | (3u << 20) | (11u << 7) | 0x13u));
   CHECK(word_of("B.IOR r0") == 0x13u);
   const Assembly blank = assemble("\n; only a comment\n   \n\r\n", "t.s");
