@@ -470,6 +470,7 @@ int simulate(const RunOptions& o) {
     return 2;
   }
   model::Assembly assembly = model::assemble(program.assembly, o.program);
+  std::string().swap(program.assembly);  // a large program's text is not kept through the run
   if (!assembly.ok()) {
     for (const model::AsmError& e : assembly.errors) std::cerr << model::format_error(e) << "\n";
     return 2;
