@@ -462,7 +462,6 @@ std::string absolute_path(const std::string& path) {
 
 int simulate(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
-  InterruptCatcher interrupts;  // from the start: an interruption while setting up is caught too
   ProgramFile program;
   std::string error;
   if (!parse_program_file(o.program, program, error)) {
@@ -475,6 +474,10 @@ int simulate(const RunOptions& o) {
     for (const model::AsmError& e : assembly.errors) std::cerr << model::format_error(e) << "\n";
     return 2;
   }
+  // Caught from here on, before any output is touched: a signal while the program loads (seconds
+  // for a large one, or a read from a pipe that waits) ends the process at once, as nothing is
+  // written yet.
+  InterruptCatcher interrupts;
   const ConfigResult config = load_config(o.config, o.sets);
   if (!config.errors.empty()) {
     for (const std::string& e : config.errors) std::cerr << "ptosim run: " << e << "\n";

@@ -449,6 +449,20 @@ TEST_CASE("ptosim run: an interrupted run stops cleanly, its trace valid so far 
   CHECK_FALSE(std::filesystem::exists(fresh));  // the probe's new file is removed again
 }
 
+TEST_CASE("ptosim run: an interruption while the program loads ends the process at once", "[cli]") {
+  // A program read from a pipe whose writer never comes (a generator feeding ptosim, say):
+  // loading waits in open(). Nothing is written yet, so Ctrl-C ends the process there; were the
+  // signal caught, the open would carry on waiting and the kill would come 5 s later (137).
+  const std::string fifo = scratch("loading.fifo"), stats = scratch("loading.json");
+  std::remove(fifo.c_str());
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const Outcome r = run("run " + fifo + " --quiet --stats " + stats, "timeout -k 5 --preserve-status -s INT 1");
+  std::remove(fifo.c_str());
+  CHECK(r.status == 130);
+  CHECK(r.err.empty());
+  CHECK_FALSE(std::filesystem::exists(stats));
+}
+
 TEST_CASE("ptosim run --fst: vcd2fst missing is found before the run", "[cli]") {
   const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
   const std::string stats = scratch("no_vcd2fst.json");
