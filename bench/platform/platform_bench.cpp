@@ -95,6 +95,7 @@ int sc_main(int argc, char* argv[]) {
     }
   }
   if (source.empty()) return fail("no program");
+  if (mode == "load" && (!vcd.empty() || !sets.empty())) return fail("--mode load simulates nothing: no --vcd or --set");
   const auto load_start = Clock::now();
   platforms::ProgramFile program;
   std::string error;

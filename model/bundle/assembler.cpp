@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/bundle/assembler.h"
 
-#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -599,6 +598,22 @@ class LineParser {
   std::optional<Instruction> m_instruction;
 };
 
+/// The lines of `text` that are neither blank nor only a comment: an upper bound of its
+/// instructions, which a large program's instruction list is reserved for once.
+std::size_t count_statement_lines(std::string_view text) {
+  std::size_t count = 0;
+  bool blank = true;  // the current line so far
+  for (const char c : text) {
+    if (c == '\n') {
+      blank = true;
+    } else if (blank && c != ' ' && c != '\t' && c != '\r') {
+      blank = false;
+      count += c != ';';
+    }
+  }
+  return count;
+}
+
 }  // namespace
 
 std::string format_error(const AsmError& e) { return format_location(e.loc) + ": error: " + e.message; }
@@ -608,7 +623,7 @@ Assembly assemble(std::string_view text, const std::string& file_name) {
   const FileName file(file_name);
   int line_no = 0;
   std::vector<Token> tokens;
-  result.instructions.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+  result.instructions.reserve(count_statement_lines(text));
   for (std::size_t start = 0; start <= text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
