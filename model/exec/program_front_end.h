@@ -2,7 +2,7 @@
 // ProgramFrontEnd: walks an assembled program through the BlockBuilder and yields, in program
 // order, each completed bundle with the instruction words it took, or the instruction-level fault
 // that ends the program. Both the functional run and the platform's dispatcher consume it. A block
-// whose instructions equal those of one of the last few decoded is replayed from that decode.
+// whose instructions equal those of one of the last 16 decoded is replayed from that decode.
 #pragma once
 
 #include <optional>
@@ -44,6 +44,11 @@ class ProgramFrontEnd {
   /// Gives it up again (a reader that took another program before running this one).
   void release() { m_claimed = false; }
 
+  /// How many recently decoded blocks are kept for replay: unrolled kernels cycle through a
+  /// dozen or so distinct blocks (the attention example twelve), and a block that is not among
+  /// them costs a comparison of its first instruction with each.
+  static constexpr std::size_t kRecentBlocks = 16;
+
  private:
   /// A block decoded before, by the instructions it consumed (the program's own, which never
   /// change). Programs repeat blocks (loops arrive unrolled), and decoding (field validation,
@@ -56,7 +61,6 @@ class ProgramFrontEnd {
     Bundle bundle;                 ///< location and index those of its latest replay
     PreflightMemo memo;            ///< its preflight's, for every replay of it
   };
-  static constexpr std::size_t kRecentBlocks = 4;
 
   /// Lends `item` a recent block whose instructions come next, its location and index set;
   /// false when none matches.

@@ -102,7 +102,7 @@ TEST_CASE("ProgramFrontEnd: a kept block lends its preflight memo to every repla
   };
   const std::string a = block(128) + "BSTOP\n", b = block(64) + "BSTOP\n";
   std::string others;  // more blocks than the front end keeps: a is evicted
-  for (int i = 1; i <= 4; ++i) others += block(i) + "BSTOP\n";
+  for (std::size_t i = 1; i <= ProgramFrontEnd::kRecentBlocks; ++i) others += block(static_cast<int>(i)) + "BSTOP\n";
   // a, b, a again, a block ended by the next BSTART, the others, then a decoded anew.
   const Assembly assembly = assemble(a + b + a + block(32) + b + others + a, "memo.s");
   REQUIRE(assembly.errors.empty());
@@ -114,7 +114,7 @@ TEST_CASE("ProgramFrontEnd: a kept block lends its preflight memo to every repla
     if (item->memo && !item->memo->cube) item->memo->cube.emplace().scalar_slots = static_cast<unsigned>(items.size());
     items.push_back(*item);
   }
-  REQUIRE(items.size() == 10);
+  REQUIRE(items.size() == 6 + ProgramFrontEnd::kRecentBlocks);
   CHECK(items[0].memo != nullptr);
   CHECK(items[1].memo != items[0].memo);
   CHECK(items[2].memo == items[0].memo);  // the replay of a finds what a's preflight left
@@ -122,9 +122,10 @@ TEST_CASE("ProgramFrontEnd: a kept block lends its preflight memo to every repla
   CHECK(items[4].memo == nullptr);        // b, whose BSTART ended the block before: not kept either
   // The last a was decoded again after eviction: its memo, wherever it lies, was empty when lent
   // (the loop above filled it with its own index).
-  REQUIRE(items[9].memo);
-  REQUIRE(items[9].memo->cube);
-  CHECK(items[9].memo->cube->scalar_slots == 9);
+  const FetchedBundle& last = items.back();
+  REQUIRE(last.memo);
+  REQUIRE(last.memo->cube);
+  CHECK(last.memo->cube->scalar_slots == items.size() - 1);
 }
 
 TEST_CASE("A program front end feeds one reader: a claim succeeds while no other holds it", "[exec]") {
