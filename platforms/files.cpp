@@ -8,6 +8,8 @@
 #include <fstream>
 #include <memory>
 
+#include <sys/stat.h>
+
 namespace ptosim::platforms {
 
 namespace {
@@ -26,13 +28,22 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
   // stdio, not a stream: a stream buffer reports a failed read as the end of the file.
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   std::string contents;
+  const std::string too_large = "cannot read '" + path + "': larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB";
+  if (struct stat st {}; file && fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode)) {
+    // A regular file's size is known: refused before it is read, else read into one allocation.
+    if (static_cast<std::uint64_t>(st.st_size) > kMaxInputBytes) {
+      error = too_large;
+      return std::nullopt;
+    }
+    contents.reserve(static_cast<std::size_t>(st.st_size));
+  }
   if (file) {
     char block[1 << 16];
     std::size_t n;
     while ((n = std::fread(block, 1, sizeof block, file.get())) > 0) {
       contents.append(block, n);
       if (contents.size() > kMaxInputBytes) {  // an endless device (/dev/zero) ends here, not in memory
-        error = "cannot read '" + path + "': larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB";
+        error = too_large;
         return std::nullopt;
       }
     }

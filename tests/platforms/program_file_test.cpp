@@ -2,6 +2,8 @@
 // The ptosim run program format: tile directives, values, files, random fills, precise errors.
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -164,6 +166,22 @@ TEST_CASE("A directory as the program or as a .file is an error, not an empty in
       ptosim::test::write_file("program.pto", ".tile T#1 U8 cols=2 valid=1x2\n.file T#1 " + values + "\n");
   REQUIRE(platforms::parse_program_file(prog, p, error));
   CHECK(p.tiles[0].data[0][1] == 8u);
+}
+
+TEST_CASE("A regular file beyond the input limit is refused by its size, before it is read", "[program]") {
+  // Its own test process: reading 256 MiB would raise this process's peak memory by as much. A
+  // sparse file costs no disk.
+  const std::string huge = ptosim::test::write_file("huge.pto", "");
+  std::filesystem::resize_file(huge, (std::uintmax_t{256} << 20) + 1);
+  ProgramFile p;
+  std::string error;
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  CHECK_FALSE(platforms::parse_program_file(huge, p, error));
+  getrusage(RUSAGE_SELF, &after);
+  std::filesystem::remove(huge);
+  CHECK(error == "cannot read '" + huge + "': larger than 256 MiB");
+  CHECK(after.ru_maxrss - before.ru_maxrss < 64 * 1024);  // KiB
 }
 
 TEST_CASE("Integer .random bounds are exact up to 2^63 - 1 in magnitude and must fit the tile's type", "[program]") {
