@@ -92,6 +92,12 @@ std::optional<Options> parse_options(const Args& args, bool allow_output, const 
 
 }  // namespace
 
+void report_asm_errors(const std::vector<model::AsmError>& errors) {
+  for (std::size_t i = 0; i < errors.size() && i < kShownAsmErrors; ++i) std::cerr << format_error(errors[i]) << "\n";
+  if (errors.size() > kShownAsmErrors)
+    std::cerr << "... and " << errors.size() - kShownAsmErrors << " more errors\n";
+}
+
 int asm_command(const Args& args) {
   const auto options = parse_options(args, true, "asm", asm_usage);
   if (!options) return 2;
@@ -110,7 +116,7 @@ int asm_command(const Args& args) {
   const auto text = read_input(options->input, "asm");
   if (!text) return 1;
   const Assembly program = assemble(*text, options->input);
-  for (const AsmError& e : program.errors) std::cerr << format_error(e) << "\n";
+  report_asm_errors(program.errors);
   if (!program.ok()) return 1;
 
   std::vector<std::uint8_t> binary;

@@ -471,7 +471,7 @@ int simulate(const RunOptions& o) {
   model::Assembly assembly = model::assemble(program.assembly, o.program);
   std::string().swap(program.assembly);  // a large program's text is not kept through the run
   if (!assembly.ok()) {
-    for (const model::AsmError& e : assembly.errors) std::cerr << model::format_error(e) << "\n";
+    report_asm_errors(assembly.errors);
     return 2;
   }
   // Caught from here on, before any output is touched: a signal while the program loads (seconds

@@ -599,3 +599,17 @@ TEST_CASE("ptosim asm and disasm report bad input precisely", "[cli]") {
   CHECK(slurp(src) == "BSTART.SFU TROWSUM, FP32\nBSTOP\n");
   CHECK(run("disasm " + write_file("odd.bin", "\x81\x91\x01")).status != 0);  // a truncated word
 }
+
+TEST_CASE("ptosim run and asm list the first 20 assembly errors, then how many more", "[cli]") {
+  std::string program;
+  for (int i = 0; i < 25; ++i) program += "B.DIMX zero, 1, ->LB0\n";
+  const std::string prog = write_file("typos.pto", program);
+  for (const std::string& command : {"run " + prog, "asm " + prog + " --hex"}) {
+    const Outcome r = run(command);
+    INFO(command << "\n" << r.err);
+    CHECK(r.status != 0);
+    CHECK(r.err.find("typos.pto:20:1: error: unknown mnemonic 'B.DIMX'") != std::string::npos);
+    CHECK(r.err.find("typos.pto:21:") == std::string::npos);
+    CHECK(r.err.find("\n... and 5 more errors\n") != std::string::npos);
+  }
+}
