@@ -460,6 +460,24 @@ std::string absolute_path(const std::string& path) {
   return ec ? path : p.lexically_normal().string();
 }
 
+/// A simulated time in the unit that keeps it short: ns up to 10 us, then us, ms or s.
+std::string simulated_time(std::uint64_t ps) {
+  const double ns = static_cast<double>(ps) / 1000.0;
+  std::ostringstream t;
+  t << std::fixed;
+  if (ns < 10)
+    t << std::setprecision(3) << ns << " ns";
+  else if (ns < 1e4)
+    t << std::setprecision(1) << ns << " ns";
+  else if (ns < 1e7)
+    t << std::setprecision(3) << ns / 1e3 << " us";
+  else if (ns < 1e10)
+    t << std::setprecision(3) << ns / 1e6 << " ms";
+  else
+    t << std::setprecision(3) << ns / 1e9 << " s";
+  return t.str();
+}
+
 int simulate(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   ProgramFile program;
@@ -474,6 +492,7 @@ int simulate(const RunOptions& o) {
     report_asm_errors(assembly.errors);
     return 2;
   }
+  const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   // Caught from here on, before any output is touched: a signal while the program loads (seconds
   // for a large one, or a read from a pipe that waits) ends the process at once, as nothing is
   // written yet.
@@ -635,14 +654,17 @@ int simulate(const RunOptions& o) {
     for (const std::string& check : rec.skipped_checks)
       if (skipped_seen.insert(check).second) skipped.push_back(check);
   }
-  const double ns = static_cast<double>(total_cycles * config.params.clock.period_ps) / 1000.0;
   std::cout << "ptosim run " << o.program << (o.timing_only ? " (timing only)" : "") << "\n";
   std::cout << "  bundles     " << committed << " committed, " << noop << " no-op, " << (faulted ? 1 : 0) << " faulted\n";
   // The clock in GHz, or in MHz below 1 GHz (a 1 us period is 1.00 MHz, not 0.00 GHz).
   const double ghz = 1000.0 / static_cast<double>(config.params.clock.period_ps);
-  std::cout << "  simulated   " << total_cycles << " cycles (" << std::fixed << std::setprecision(ns < 10 ? 3 : 1) << ns
-            << " ns at " << std::setprecision(2) << (ghz < 1.0 ? ghz * 1000.0 : ghz) << (ghz < 1.0 ? " MHz)\n" : " GHz)\n");
-  std::cout << "  wall time   " << std::setprecision(3) << wall * 1000.0 << " ms\n";
+  std::cout << "  simulated   " << total_cycles << " cycles (" << simulated_time(total_cycles * config.params.clock.period_ps)
+            << " at " << std::fixed << std::setprecision(2) << (ghz < 1.0 ? ghz * 1000.0 : ghz)
+            << (ghz < 1.0 ? " MHz)\n" : " GHz)\n");
+  // Loading (parsing and assembling) is shown apart: on a large timing-only run it can take longer
+  // than the simulation.
+  std::cout << "  wall time   " << std::setprecision(1) << wall * 1000.0 << " ms (program loaded in " << load_seconds * 1000.0
+            << " ms)\n";
   const auto util = [&](const engines::EngineStats& s) {
     std::ostringstream u;
     u << s.busy_cycles << " busy cycles (" << std::setprecision(1) << std::fixed
