@@ -348,8 +348,14 @@ class LateOutput {
   bool m_written = false;
 };
 
+/// The signal (SIGINT or SIGTERM) that interrupted the run, or 0. Atomic, not a volatile
+/// sig_atomic_t: the handler may run on the trace writer's thread.
+std::atomic<int> g_interrupted{0};
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may touch only a lock-free atomic");
+
 /// Runs GTKWave's vcd2fst on `vcd`, without a shell (paths are not interpreted, and named by its
-/// options, a path starting with '-' is no option); what went wrong, or nothing.
+/// options, a path starting with '-' is no option); what went wrong, or nothing. A conversion takes
+/// seconds on a large trace: once g_interrupted is set it is stopped (and reported as failed).
 std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
   posix_spawn_file_actions_t quiet;
   if (posix_spawn_file_actions_init(&quiet) != 0) return "cannot run vcd2fst: out of memory";
@@ -362,19 +368,19 @@ std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
   posix_spawn_file_actions_destroy(&quiet);
   if (spawn_error != 0) return "cannot run vcd2fst (is GTKWave installed?): " + std::string(std::strerror(spawn_error));
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return "waiting for vcd2fst failed: " + std::string(std::strerror(errno));
+  for (pid_t done = 0; done != pid;) {
+    done = waitpid(pid, &status, WNOHANG);
+    if (done < 0 && errno != EINTR) return "waiting for vcd2fst failed: " + std::string(std::strerror(errno));
+    if (done == 0 && g_interrupted) kill(pid, SIGTERM);
+    if (done == 0) usleep(10'000);  // polled: a caught signal restarts a blocking wait
+  }
+  if (g_interrupted) return "interrupted";
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "vcd2fst failed";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(fst, ec) || std::filesystem::file_size(fst, ec) == 0)
     return "vcd2fst wrote no FST";
   return {};
 }
-
-/// The signal (SIGINT or SIGTERM) that interrupted the run, or 0. Atomic, not a volatile
-/// sig_atomic_t: the handler may run on the trace writer's thread.
-std::atomic<int> g_interrupted{0};
-static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may touch only a lock-free atomic");
 
 /// Catches SIGINT and SIGTERM until released, so the run stops after its current slice and
 /// cleans up; a second signal of the same kind ends the process as usual. A signal the process
@@ -613,8 +619,20 @@ int simulate(const RunOptions& o) {
     if (!o.fst.empty()) {
       // Converted beside the target and renamed onto it: a failed conversion leaves it as it was.
       TemporaryFile fst(o.fst, ".fst");
-      std::string problem = fst.path().empty() ? "cannot create a file beside '" + o.fst + "': " + std::strerror(errno)
-                                               : convert_to_fst(trace_path, fst.path());
+      std::string problem;
+      if (fst.path().empty()) {
+        problem = "cannot create a file beside '" + o.fst + "': " + std::strerror(errno);
+      } else {
+        // The conversion takes seconds on a large trace: a signal meanwhile stops it and the run.
+        InterruptCatcher converting;
+        problem = convert_to_fst(trace_path, fst.path());
+        if (g_interrupted) {
+          std::remove((fst.path() + ".hier").c_str());  // vcd2fst's own scratch file, when stopped
+          std::cerr << "ptosim run: interrupted while converting the trace to FST; no FST, layout or statistics "
+                       "written\n";
+          return 130;  // the temporary VCD and FST go with their owners
+        }
+      }
       if (problem.empty() && !fst.move_to(o.fst))
         problem = "cannot rename the FST to '" + o.fst + "': " + std::strerror(errno);
       if (!problem.empty()) {

@@ -505,6 +505,35 @@ TEST_CASE("ptosim run --fst: a failed conversion leaves the FST target as it was
   std::remove(vcd.c_str());
 }
 
+TEST_CASE("ptosim run --fst: an interruption while converting stops vcd2fst and leaves nothing behind", "[cli]") {
+  const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+  // A vcd2fst that starts writing, says so, and would finish two seconds later.
+  const std::string bin = scratch("slowbin"), started = scratch("slow_started"), finished = scratch("slow_finished");
+  std::filesystem::create_directories(bin);
+  std::remove(started.c_str());
+  std::remove(finished.c_str());
+  std::ofstream(bin + "/vcd2fst") << "#!/bin/sh\nfor a; do case \"$a\" in --fstname=*) f=\"${a#--fstname=}\";; esac; done\n"
+                                  << "echo partial > \"$f\"; echo scratch > \"$f.hier\"; touch " << started
+                                  << "\nsleep 2\ntouch " << finished << "\n";
+  std::filesystem::permissions(bin + "/vcd2fst", std::filesystem::perms::owner_all);
+  const std::string dir = scratch("converting");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string err = scratch("converting_err.txt");
+  const int raw = std::system(("PATH=" + bin + ":\"$PATH\" env --default-signal=INT " + PTOSIM_EXE + " run " + prog +
+                               " --quiet --fst " + dir + "/t.fst --stats " + dir + "/t.json >/dev/null 2>" + err +
+                               " & p=$!; for i in $(seq 600); do [ -e " + started + " ] && break; sleep 0.05; done; " +
+                               "kill -INT $p; wait $p")
+                                  .c_str());
+  INFO(slurp(err));
+  CHECK((WIFEXITED(raw) ? WEXITSTATUS(raw) : -1) == 130);
+  CHECK(slurp(err).find("ptosim run: interrupted while converting the trace to FST") != std::string::npos);
+  // No FST, temporary VCD or FST, vcd2fst scratch file, layout or statistics.
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) FAIL_CHECK("left behind: " << entry.path());
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  CHECK_FALSE(std::filesystem::exists(finished));  // vcd2fst was stopped, not left to run on
+}
+
 TEST_CASE("ptosim run: a Local input tile larger than any B.IOT destination (128 KiB) simulates", "[cli]") {
   // 128 x 256 FP32 rows of 1..256: every row sums to 32896 exactly.
   std::string values;
