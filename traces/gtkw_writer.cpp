@@ -38,7 +38,7 @@ bool write_gtkw(const std::string& path, const std::string& dump_file, const Vcd
   std::ofstream out(path);
   out << "[*] GTKWave save file written by ptosim\n";
   out << "[dumpfile] \"" << dump_file << "\"\n";
-  out << "[timestart] 0\n[size] 1600 900\n[pos] -1 -1\n";
+  out << "[timestart] " << rec.window_begin_ps() << "\n[size] 1600 900\n[pos] -1 -1\n";
   out << "[sst_width] 280\n[signals_width] 260\n[sst_expanded] 1\n";
   std::string scope;
   int filter_index = 0;

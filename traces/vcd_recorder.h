@@ -51,6 +51,8 @@ class VcdRecorder {
   /// if the thread cannot be started); see VcdWriter::open. Once only (std::logic_error after).
   bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
             std::uint64_t window_end_ps);
+  /// Where the trace's time window opens (0 without one): a viewer starts there.
+  std::uint64_t window_begin_ps() const { return m_window_begin; }
   /// The reports, as VcdWriter's functions of the same names take them.
   void change(int id, std::uint64_t value, std::uint64_t time_ps) {
     if (m_thread)
@@ -107,6 +109,7 @@ class VcdRecorder {
 
   Threading m_threading;
   bool m_opened = false;
+  std::uint64_t m_window_begin = 0;
   VcdWriter m_writer;
   Block m_block;  ///< being logged, from m_block.reports to m_next
   Report* m_next = nullptr;

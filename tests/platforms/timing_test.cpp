@@ -390,6 +390,9 @@ TEST_CASE("The trace window limits the VCD to the cycles asked for", "[timing]")
   CHECK(p.find("#54100") != std::string::npos);  // the window opens at cycle 100 (541 ps cycles)
   CHECK(p.find("#0\n") == std::string::npos);
   CHECK(fst_round_trip_problem(part_vcd) == "");
+  // GTKWave opens each at its start.
+  CHECK(slurp(part_vcd + ".gtkw").find("[timestart] 54100\n") != std::string::npos);
+  CHECK(slurp(whole_vcd + ".gtkw").find("[timestart] 0\n") != std::string::npos);
   // A window that opens after the run ended is allowed, and said so.
   const auto late = run_program("window_late", program, "--quiet --vcd " + scratch("window_late.vcd") + " --trace-window 5000:");
   REQUIRE(late.status == 0);
