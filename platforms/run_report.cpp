@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "model/bundle/instruction.h"
 #include "model/cube/cube_timing.h"
 
 namespace ptosim::platforms {
@@ -56,15 +57,25 @@ OJson run_report(TileTop& top, const model::PlatformParams& params, std::uint64_
   r["simulated_cycles"] = total_cycles;
   r["clock_period_ps"] = params.clock.period_ps;
   std::uint64_t committed = 0, noop = 0, faulted = 0, macs = 0;
-  std::map<std::string, std::uint64_t> counts;
+  const engines::BundleRecord* fault = nullptr;
   for (const auto& rec : top.dispatcher.records()) {
     committed += rec.outcome == engines::BundleRecord::Outcome::Committed;
     noop += rec.outcome == engines::BundleRecord::Outcome::Noop;
-    faulted += rec.outcome == engines::BundleRecord::Outcome::Faulted;
+    if (rec.outcome == engines::BundleRecord::Outcome::Faulted) {
+      ++faulted;
+      fault = &rec;
+    }
     macs += rec.macs;
   }
   r["bundles"] = OJson{{"total", top.dispatcher.records().size()}, {"committed", committed}, {"noop", noop},
                        {"faulted", faulted}};
+  // The fault that ended the run, as the summary names it.
+  if (fault)
+    r["fault"] = OJson{{"bundle", fault->id},
+                       {"op", fault->op},
+                       {"class", std::string("Fault_") + model::fault_code_name(fault->fault->code)},
+                       {"rule", fault->fault->rule},
+                       {"location", model::format_location(fault->loc)}};
   const auto& d = top.dispatcher.stats();
   r["dispatcher"] = OJson{{"instructions", d.instructions},
                           {"decode_cycles", d.decode_cycles},

@@ -706,7 +706,12 @@ int simulate(const RunOptions& o) {
   }
   if (!o.quiet && !o.timing_only)
     for (const model::TileRef& ref : program.dumps) print_dump(std::cout, top, ref, o.hex);
-  if (!o.stats.empty() && !stats_out.write(run_report(top, config.params, total_cycles).dump(2) + "\n", error)) {
+  // What the run was, then what it did, then the configuration it ran with: a sweep's files say
+  // everything that tells them apart.
+  nlohmann::ordered_json report{{"program", o.program}, {"timing_only", o.timing_only}};
+  report.update(run_report(top, config.params, total_cycles));
+  report["configuration"] = config_to_json(config.params);
+  if (!o.stats.empty() && !stats_out.write(report.dump(2) + "\n", error)) {
     std::cerr << "ptosim run: --stats: " << error << "\n";
     return 3;
   }

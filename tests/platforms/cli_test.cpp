@@ -214,13 +214,25 @@ TEST_CASE("ptosim run: records of a program longer than a record block count and
   for (int i = 0; i < 149; ++i)
     p << "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOT T#1, mask=1111, last, ->U<1>\nBSTOP\n";
   p << "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOT N#5, mask=1111, last, ->U<1>\nBSTOP\n";
-  const ptosim::test::RunResult r = ptosim::test::run_program("record_blocks", p.str(), "--timing-only");
+  const ptosim::test::RunResult r =
+      ptosim::test::run_program("record_blocks", p.str(), "--timing-only --set sfu.bytes_per_cycle=64");
   INFO(r.out << r.err);
   CHECK(r.status == 1);
   CHECK(r.out.find("149 committed, 0 no-op, 1 faulted") != std::string::npos);
   CHECK(r.out.find(":748:1: TROWSUM: Fault_TileLegality: source N#5 is not allocated") != std::string::npos);
   CHECK(r.stats["bundles"]["total"] == 150);
   CHECK(r.stats["bundles"]["committed"] == 149);
+  // The statistics say what ran, how it ended and with which configuration.
+  const std::string program = r.stats["program"];
+  CHECK(program == scratch("record_blocks.pto"));
+  CHECK(r.stats["timing_only"] == true);
+  CHECK(r.stats["fault"] == nlohmann::json{{"bundle", 149},
+                                           {"op", "TROWSUM"},
+                                           {"class", "Fault_TileLegality"},
+                                           {"rule", "source N#5 is not allocated"},
+                                           {"location", program + ":748:1"}});
+  CHECK(r.stats["configuration"]["sfu"]["bytes_per_cycle"] == 64);
+  CHECK(r.stats["configuration"] == nlohmann::json::parse(run("config --set sfu.bytes_per_cycle=64").out));
 }
 
 TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never a crash", "[cli]") {

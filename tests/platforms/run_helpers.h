@@ -21,6 +21,14 @@ struct RunResult {
   std::string out;
   std::string err;
   nlohmann::json stats;
+
+  /// The statistics less the program's path, which differs between runs of one program saved
+  /// under two names.
+  nlohmann::json stats_without_program() const {
+    nlohmann::json s = stats;
+    s.erase("program");
+    return s;
+  }
 };
 
 inline std::string slurp(const std::string& path) {
