@@ -466,6 +466,33 @@ std::string absolute_path(const std::string& path) {
   return ec ? path : p.lexically_normal().string();
 }
 
+/// The progress of a run longer than three seconds, on stderr: rewritten in place about once a
+/// second on a terminal; elsewhere (a log, a pipe) a line of its own every ten seconds.
+class ProgressLine {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit ProgressLine(Clock::time_point start) : m_start(start), m_terminal(isatty(STDERR_FILENO) != 0) {}
+  void update(Clock::time_point now, std::uint64_t cycles, std::size_t bundles) {
+    if (now - m_start < std::chrono::seconds(3)) return;
+    if (m_shown && now - m_last < std::chrono::seconds(m_terminal ? 1 : 10)) return;
+    if (m_terminal)
+      std::cerr << "\r  simulated " << cycles << " cycles, " << bundles << " bundles retired" << std::flush;
+    else
+      std::cerr << "ptosim run: simulated " << cycles << " cycles, " << bundles << " bundles retired" << std::endl;
+    m_last = now;
+    m_shown = true;
+  }
+  /// Ends a line rewritten in place.
+  void finish() const {
+    if (m_shown && m_terminal) std::cerr << "\n";
+  }
+
+ private:
+  Clock::time_point m_start, m_last;
+  bool m_terminal;
+  bool m_shown = false;
+};
+
 /// A simulated time in the unit that keeps it short: ns up to 10 us, then us, ms or s.
 std::string simulated_time(std::uint64_t ps) {
   const double ns = static_cast<double>(ps) / 1000.0;
@@ -571,22 +598,17 @@ int simulate(const RunOptions& o) {
 
   // Run in slices so long simulations can show progress and be interrupted.
   SliceSizer slice;
-  auto last_report = std::chrono::steady_clock::now();
-  bool progress_shown = false;
+  ProgressLine progress(wall_start);
   while (!top.dispatcher.finished() && !g_interrupted &&
          (sc_core::sc_pending_activity() || sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME)) {
     const auto before = std::chrono::steady_clock::now();
     sc_core::sc_start(clock.to_time(model::Cycles(slice.cycles())));
     const auto now = std::chrono::steady_clock::now();
     slice.took(std::chrono::duration<double>(now - before).count());
-    if (!top.dispatcher.finished() && now - wall_start > std::chrono::seconds(3) && now - last_report > std::chrono::seconds(1)) {
-      std::cerr << "\r  simulated " << clock.to_cycles(sc_core::sc_time_stamp()) << " cycles, "
-                << top.dispatcher.records().size() << " bundles retired" << std::flush;
-      last_report = now;
-      progress_shown = true;
-    }
+    if (!top.dispatcher.finished())
+      progress.update(now, clock.to_cycles(sc_core::sc_time_stamp()), top.dispatcher.records().size());
   }
-  if (progress_shown) std::cerr << "\n";
+  progress.finish();
   interrupts.release();  // writing the outputs is not interrupted half-way: a signal now ends the process
   if (g_interrupted) {
     // The trace is closed where the run stopped, a valid VCD of the run so far; nothing else is

@@ -55,6 +55,17 @@ nlohmann::json exec_json(const std::string& scenario) {
   return nlohmann::json::parse(r.out);
 }
 
+/// The GEMM example with its TMATMUL.ACC step repeated `steps` times: seconds of simulation for
+/// a few thousand (run it with --allocation queue:4).
+std::string gemm_chain(int steps) {
+  const std::string gemm = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/gemm.pto");
+  const std::size_t acc = gemm.find("BSTART.TMATMUL.ACC");
+  const std::string step = gemm.substr(acc, gemm.find("BSTOP", acc) + 6 - acc);
+  std::string program = gemm.substr(0, acc);
+  for (int i = 0; i < steps; ++i) program += step;
+  return program;
+}
+
 }  // namespace
 
 TEST_CASE("ptosim run: the row-sum example prints sums folded in increasing column order", "[cli]") {
@@ -438,13 +449,8 @@ TEST_CASE("ptosim run --fst: any path is a file name (never shell text) and noth
 }
 
 TEST_CASE("ptosim run: an interrupted run stops cleanly, its trace valid so far and its other outputs untouched", "[cli]") {
-  // A GEMM chain that takes seconds, interrupted after one (SIGINT, as Ctrl-C sends).
-  const std::string gemm = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/gemm.pto");
-  const std::size_t acc = gemm.find("BSTART.TMATMUL.ACC");
-  const std::string step = gemm.substr(acc, gemm.find("BSTOP", acc) + 6 - acc);
-  std::string program = gemm.substr(0, acc);
-  for (int i = 0; i < 3000; ++i) program += step;
-  const std::string prog = write_file("interrupted.pto", program), vcd = scratch("interrupted.vcd");
+  // A GEMM chain that takes seconds, interrupted (SIGINT, as Ctrl-C sends).
+  const std::string prog = write_file("interrupted.pto", gemm_chain(3000)), vcd = scratch("interrupted.vcd");
   const std::string stats = write_file("interrupted.json", "earlier\n"), fresh = scratch("interrupted_new.json");
   // Signalled once it simulates, however long loading takes on a busy machine: the trace is
   // opened after the program is loaded. (A signal while it loads ends it at once; test below.)
@@ -467,6 +473,24 @@ TEST_CASE("ptosim run: an interrupted run stops cleanly, its trace valid so far 
   const Outcome again = run("run " + prog + " --allocation queue:4 --quiet --stats " + fresh, "timeout --preserve-status -s TERM 1");
   CHECK(again.status == 143);
   CHECK_FALSE(std::filesystem::exists(fresh));  // the probe's new file is removed again
+}
+
+TEST_CASE("ptosim run: the progress of a long run reaches a log as lines of their own", "[cli]") {
+  // stderr is a file here, not a terminal: no line rewritten in place with '\r'.
+  const Outcome r = run("run " + write_file("progress.pto", gemm_chain(3000)) + " --allocation queue:4 --quiet");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find('\r') == std::string::npos);
+  const std::size_t at = r.out.find("wall time");
+  REQUIRE(at != std::string::npos);
+  if (std::stod(r.out.substr(at + 9)) > 3500) {  // ms: a run that lasted long enough to report
+    CHECK(r.err.rfind("ptosim run: simulated ", 0) == 0);
+    std::istringstream lines(r.err);
+    const std::string tail = " bundles retired";
+    for (std::string line; std::getline(lines, line);)
+      CHECK((line.rfind("ptosim run: simulated ", 0) == 0 && line.size() > tail.size() &&
+             line.compare(line.size() - tail.size(), tail.size(), tail) == 0));
+  }
 }
 
 TEST_CASE("ptosim run: an interruption while the program loads ends the process at once", "[cli]") {
