@@ -172,7 +172,8 @@ class Parser {
  private:
   bool fail(int column, const std::string& message) { return fail_at(m_line, column, message); }
   bool fail_at(int line, int column, const std::string& message) {
-    m_error = m_path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
+    // As the assembler reports its errors (format_error): one shape for every line of the file.
+    m_error = m_path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": error: " + message;
     return false;
   }
 

@@ -92,31 +92,31 @@ TEST_CASE("Text and raw value files", "[program]") {
 }
 
 TEST_CASE("Directive errors carry file:line:column", "[program]") {
-  CHECK(parse_error(".tile T#1 FP32 cols=4\n") == "p.pto:1:1: .tile needs valid=ROWSxCOLS");
-  CHECK(parse_error("\n.tile T#1 FP99 cols=4 valid=1x1\n").rfind("p.pto:2:11: unknown DataType", 0) == 0);
+  CHECK(parse_error(".tile T#1 FP32 cols=4\n") == "p.pto:1:1: error: .tile needs valid=ROWSxCOLS");
+  CHECK(parse_error("\n.tile T#1 FP99 cols=4 valid=1x1\n").rfind("p.pto:2:11: error: unknown DataType", 0) == 0);
   CHECK(parse_error(".tile T#1 FP32 cols=3 valid=1x1\n").find("power of two") != std::string::npos);
-  CHECK(parse_error(".data T#1 1\n").rfind("p.pto:1:7: T#1 is not declared", 0) == 0);
+  CHECK(parse_error(".data T#1 1\n").rfind("p.pto:1:7: error: T#1 is not declared", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1 2 3\n").rfind("p.pto:2:15:", 0) == 0);
   // A short list is reported at its last value (of that PE), not at the .tile.
-  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1\n") == "p.pto:2:11: T#1 has 1 values for PE0, its valid region needs 2");
-  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1\n.data T#1 pe=PE1 2\n").rfind("p.pto:2:11: T#1 has 1 values for PE0", 0) == 0);
-  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 300 1\n").rfind("p.pto:2:11: '300' is not a U8 value (range [0, 255])", 0) == 0);
-  CHECK(parse_error(".frob\n").rfind("p.pto:1:1: unknown directive", 0) == 0);
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1\n") == "p.pto:2:11: error: T#1 has 1 values for PE0, its valid region needs 2");
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 1\n.data T#1 pe=PE1 2\n").rfind("p.pto:2:11: error: T#1 has 1 values for PE0", 0) == 0);
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 300 1\n").rfind("p.pto:2:11: error: '300' is not a U8 value (range [0, 255])", 0) == 0);
+  CHECK(parse_error(".frob\n").rfind("p.pto:1:1: error: unknown directive", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2 mask=0000\n").find("mask") != std::string::npos);
   CHECK(parse_error(".gpr PE4 r1 1\n").rfind("p.pto:1:6:", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 /nonexistent\n") ==
-        "p.pto:2:11: cannot read '/nonexistent': No such file or directory");
-  CHECK(parse_error(".tile S0 U8 cols=2 valid=1x2\n.data S0 pe=PE1 1 2\n").rfind("p.pto:2:13: S0 is a Shared tile", 0) == 0);
+        "p.pto:2:11: error: cannot read '/nonexistent': No such file or directory");
+  CHECK(parse_error(".tile S0 U8 cols=2 valid=1x2\n.data S0 pe=PE1 1 2\n").rfind("p.pto:2:13: error: S0 is a Shared tile", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 capacity=524288 valid=1x2\n").find("capacity: must be 1..262144") != std::string::npos);
   // Input tiles are charged per PE of their mask against the 256 KiB tile capacity, Shared ones too.
   CHECK(parse_error(".tile T#1 FP32 cols=64 valid=1x2 capacity=256KiB\n.tile T#2 U8 cols=2 valid=1x2 mask=0100\n") ==
-        "p.pto:2:7: .tile T#2: the input tiles hold 262272 bytes on PE1, beyond its tile capacity (262144)");
+        "p.pto:2:7: error: .tile T#2: the input tiles hold 262272 bytes on PE1, beyond its tile capacity (262144)");
   CHECK(parse_error(".tile T#1 FP32 cols=64 valid=1x2 capacity=128KiB\n.tile S1 FP32 cols=64 valid=1x2 capacity=128KiB\n"
                     ".tile M#1 U8 cols=2 valid=1x2 mask=0001\n") ==
-        "p.pto:3:7: .tile M#1: the input tiles hold 262272 bytes on PE3, beyond its tile capacity (262144)");
+        "p.pto:3:7: error: .tile M#1: the input tiles hold 262272 bytes on PE3, beyond its tile capacity (262144)");
   CHECK(parse_ok(".tile T#1 FP32 cols=64 valid=1x2 capacity=256KiB mask=1000\n.tile T#2 U8 cols=2 valid=1x2 mask=0111\n")
             .tiles.size() == 2);
-  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.random T#1 sed=5\n").rfind("p.pto:2:13: unknown option 'sed'", 0) == 0);
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.random T#1 sed=5\n").rfind("p.pto:2:13: error: unknown option 'sed'", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 seed=5 1 2\n").find("unknown option 'seed'") != std::string::npos);
   CHECK(parse_error(".tile T#1 FP32 cols=2 valid=1x2\n.random T#1 min=1abc\n").find("min: expected a finite number") !=
         std::string::npos);
@@ -154,12 +154,12 @@ TEST_CASE("A directory as the program or as a .file is an error, not an empty in
   CHECK_FALSE(platforms::parse_program_file("/nonexistent/p.pto", p, error));
   CHECK(error == "cannot read '/nonexistent/p.pto': No such file or directory");
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 " + dir + "\n") ==
-        "p.pto:2:11: cannot read '" + dir + "': is a directory");
+        "p.pto:2:11: error: cannot read '" + dir + "': is a directory");
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 " + dir + ".bin\n") ==
-        "p.pto:2:11: cannot read '" + dir + ".bin': is a directory");
+        "p.pto:2:11: error: cannot read '" + dir + ".bin': is a directory");
   // An endless device stops at the input limit instead of reading forever.
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.file T#1 /dev/zero\n") ==
-        "p.pto:2:11: cannot read '/dev/zero': larger than 256 MiB");
+        "p.pto:2:11: error: cannot read '/dev/zero': larger than 256 MiB");
   // A program file that can be read is parsed.
   const std::string values = ptosim::test::write_file("values.txt", "7 8\n");
   const std::string prog =
@@ -201,31 +201,31 @@ TEST_CASE("Integer .random bounds are exact up to 2^63 - 1 in magnitude and must
              0x7FFFFFFFFFFFFFFEu, 0x7FFFFFFFFFFFFFFFu);
   parse_ok(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775807 max=9223372036854775807\n");
   CHECK(parse_error(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775808\n") ==
-        "p.pto:2:17: min: -9223372036854775808 is out of range (|min| < 2^63)");
+        "p.pto:2:17: error: min: -9223372036854775808 is out of range (|min| < 2^63)");
   CHECK(parse_error(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 max=9223372036854775808\n") ==
-        "p.pto:2:17: max: 9223372036854775808 is out of range (|max| < 2^63)");
+        "p.pto:2:17: error: max: 9223372036854775808 is out of range (|max| < 2^63)");
   CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 max=1e400\n") ==
-        "p.pto:2:17: max: 1e400 is out of range (|max| < 2^63)");
+        "p.pto:2:17: error: max: 1e400 is out of range (|max| < 2^63)");
   CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 max=inf\n") ==
-        "p.pto:2:17: max: expected a finite number, got 'inf'");
+        "p.pto:2:17: error: max: expected a finite number, got 'inf'");
   // Bounds outside the type would give draws that do not fit it, depending on the seed.
   CHECK(parse_error(".tile T#1 U8 cols=8 valid=1x8\n.random T#1 max=300\n") ==
-        "p.pto:2:17: max: 300 is outside U8's range [0, 255]");
+        "p.pto:2:17: error: max: 300 is outside U8's range [0, 255]");
   CHECK(parse_error(".tile T#1 U64 cols=8 valid=1x8\n.random T#1 min=-1\n") ==
-        "p.pto:2:17: min: -1 is outside U64's range [0, 18446744073709551615]");
+        "p.pto:2:17: error: min: -1 is outside U64's range [0, 18446744073709551615]");
   CHECK(parse_error(".tile T#1 S4X2 cols=8 valid=1x8\n.random T#1\n") ==
-        "p.pto:2:1: the default max 100 is outside S4X2's range [-8, 7]: give max=");
+        "p.pto:2:1: error: the default max 100 is outside S4X2's range [-8, 7]: give max=");
   CHECK(parse_error(".tile T#1 FP16 cols=8 valid=1x8\n.random T#1 max=1e6\n") ==
-        "p.pto:2:17: max: 1e6 is outside FP16's range [-65504, 65504]");
+        "p.pto:2:17: error: max: 1e6 is outside FP16's range [-65504, 65504]");
 }
 
 TEST_CASE(".random ranges: floats need min < max, integers min <= max", "[program]") {
   CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 min=1 max=1\n") ==
-        "p.pto:2:1: .random: floats are drawn from [min, max), empty unless min < max");
+        "p.pto:2:1: error: .random: floats are drawn from [min, max), empty unless min < max");
   CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 min=0.5 max=0.25\n") ==
-        "p.pto:2:1: .random needs min <= max");
+        "p.pto:2:1: error: .random needs min <= max");
   CHECK(parse_error(".tile T#1 U8 cols=8 valid=1x8\n.random T#1 min=5 max=4\n") ==
-        "p.pto:2:1: .random needs min <= max");
+        "p.pto:2:1: error: .random needs min <= max");
   const ProgramFile one = parse_ok(".tile T#1 U8 cols=8 valid=1x8\n.random T#1 min=1 max=1\n");  // [1, 1]
   for (std::size_t i = 0; i < 8; ++i) CHECK(one.tiles[0].data[0][i] == 1u);
   // A non-empty range, however narrow, is drawn from (values are then rounded to the type).
@@ -235,17 +235,17 @@ TEST_CASE(".random ranges: floats need min < max, integers min <= max", "[progra
 
 TEST_CASE("A finite value beyond a floating type's range is an error naming the type", "[program]") {
   CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.fill T#1 1e40\n") ==
-        "p.pto:2:11: '1e40' overflows FP32 (largest finite 3.4028234663852886e+38)");
+        "p.pto:2:11: error: '1e40' overflows FP32 (largest finite 3.4028234663852886e+38)");
   CHECK(parse_error(".tile T#1 FP16 cols=2 valid=1x2\n.data T#1 1 -70000\n") ==
-        "p.pto:2:13: '-70000' overflows FP16 (largest finite 65504)");
+        "p.pto:2:13: error: '-70000' overflows FP16 (largest finite 65504)");
   // E4M3 has no infinity (parse_value gives NaN); E2M3 has neither (it gives the largest finite value).
   CHECK(parse_error(".tile T#1 E4M3 cols=8 valid=1x8\n.fill T#1 500\n") ==
-        "p.pto:2:11: '500' overflows E4M3 (largest finite 448)");
+        "p.pto:2:11: error: '500' overflows E4M3 (largest finite 448)");
   CHECK(parse_error(".tile T#1 E2M3 cols=8 valid=1x8\n.fill T#1 7.75\n") ==
-        "p.pto:2:11: '7.75' overflows E2M3 (largest finite 7.5)");
+        "p.pto:2:11: error: '7.75' overflows E2M3 (largest finite 7.5)");
   const std::string big = ptosim::test::write_file("big.txt", "1 2 3e38 4e38\n");
   CHECK(parse_error(".tile T#1 FP32 cols=4 valid=1x4\n.file T#1 " + big + "\n") ==
-        "p.pto:2:11: " + big + ": '4e38' overflows FP32 (largest finite 3.4028234663852886e+38)");
+        "p.pto:2:11: error: " + big + ": '4e38' overflows FP32 (largest finite 3.4028234663852886e+38)");
   // What rounds to the largest finite value, a written infinity and a raw encoding are values.
   const ProgramFile p = parse_ok(
       ".tile T#1 FP32 cols=4 valid=1x4\n.data T#1 3.4028235e38 inf -Infinity 0x7f800000\n"
@@ -259,9 +259,9 @@ TEST_CASE("A finite value beyond a floating type's range is an error naming the 
 }
 
 TEST_CASE("A directive option given twice is an error at the repetition", "[program]") {
-  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=4x8 valid=2x8\n") == "p.pto:1:33: valid= is given twice");
+  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=4x8 valid=2x8\n") == "p.pto:1:33: error: valid= is given twice");
   CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.fill T#1 1 pe=PE0 pe=PE1\n") ==
-        "p.pto:2:20: pe= is given twice");
+        "p.pto:2:20: error: pe= is given twice");
   CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 seed=1 seed=2\n") ==
-        "p.pto:2:20: seed= is given twice");
+        "p.pto:2:20: error: seed= is given twice");
 }
