@@ -134,7 +134,7 @@ void set_in_range(const std::string& origin, const std::string& key, const Json&
                   std::vector<std::string>& errors) {
   const double v = value.get<double>();
   if (const auto problem = p.range_problem(v)) {
-    errors.push_back("out of range: " + origin + ": " + key + ": " + *problem);
+    errors.push_back(origin + ": " + key + ": " + *problem);
     return;
   }
   p.set(v);
@@ -225,7 +225,7 @@ ConfigResult load_config(const std::string& file, const std::vector<std::string>
     for (const std::string& set : sets) {
       const auto eq = set.find('=');
       if (eq == std::string::npos || eq == 0) {
-        result.errors.push_back("--set " + set + ": expected key=value");
+        result.errors.push_back("--set: '" + set + "': expected key=value");
         continue;
       }
       const std::string key = set.substr(0, eq), text = set.substr(eq + 1);
@@ -234,9 +234,9 @@ ConfigResult load_config(const std::string& file, const std::vector<std::string>
         value = Json::parse(text);
         apply("--set", key, value, table, result.errors);
       } catch (const Json::parse_error&) {
-        result.errors.push_back("--set " + key + ": '" + text + "' is not a number");
+        result.errors.push_back("--set: " + key + ": '" + text + "' is not a number");
       } catch (const Json::exception& e) {  // 1e400
-        result.errors.push_back("--set " + key + ": '" + text + "': " + e.what());
+        result.errors.push_back("--set: " + key + ": '" + text + "': " + e.what());
       }
     }
     for (const std::string& e : result.params.validate()) result.errors.push_back("out of range: " + e);

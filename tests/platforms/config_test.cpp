@@ -86,7 +86,7 @@ TEST_CASE("A number beyond a double is an error naming the file and key, not an 
   CHECK(has_error(r.errors, huge + ": sfu.bytes_per_cycle: invalid JSON"));
   CHECK(has_error(r.errors, "number overflow parsing '1e400'"));
   REQUIRE_NOTHROW(r = load_config("", {"sfu.bytes_per_cycle=1e400"}));
-  CHECK(has_error(r.errors, "--set sfu.bytes_per_cycle: '1e400'"));
+  CHECK(has_error(r.errors, "--set: sfu.bytes_per_cycle: '1e400'"));
 }
 
 TEST_CASE("Nesting deeper than any key is an error at once, however deep the file goes", "[config]") {
