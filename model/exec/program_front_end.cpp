@@ -77,4 +77,11 @@ ProgramFrontEnd::DecodedBlock& ProgramFrontEnd::remember(std::size_t first) {
   return block;
 }
 
+std::optional<BlockFault> first_instruction_fault(const std::vector<Instruction>& program) {
+  BlockBuilder builder;
+  for (const Instruction& inst : program)
+    if (FeedResult r = builder.feed(inst); r.fault) return r.fault;
+  return builder.finish();
+}
+
 }  // namespace ptosim::model

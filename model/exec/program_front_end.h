@@ -79,4 +79,9 @@ class ProgramFrontEnd {
   std::size_t m_oldest = 0;            ///< the slot the next one takes
 };
 
+/// The instruction-level fault (block structure, a reserved field) that a front end of `program`
+/// meets first, if any: the run stops there, however far into the program it is, so a tool can
+/// say so before running the bundles before it.
+std::optional<BlockFault> first_instruction_fault(const std::vector<Instruction>& program);
+
 }  // namespace ptosim::model

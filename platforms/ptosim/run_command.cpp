@@ -525,6 +525,7 @@ int simulate(const RunOptions& o) {
     report_asm_errors(assembly.errors);
     return 2;
   }
+  const std::optional<model::BlockFault> text_fault = model::first_instruction_fault(assembly.instructions);
   const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   // Caught from here on, before any output is touched: a signal while the program loads (seconds
   // for a large one, or a read from a pipe that waits) ends the process at once, as nothing is
@@ -567,6 +568,12 @@ int simulate(const RunOptions& o) {
     for (int pe = 0; pe < model::kPeCount; ++pe)
       if (g.pes.has(pe)) top.dispatcher.state().set_gpr(pe, g.selector, g.value);
   top.dispatcher.state().set_status(program.status);
+  // A fault in the program's text stops the run where it lies, which may be hours into a large
+  // program: said now, so the user can stop the run and mend the text first.
+  if (const auto& f = text_fault)
+    std::cerr << "ptosim run: note: " << model::format_location(f->loc) << ": " << f->instruction << ": Fault_"
+              << model::fault_code_name(f->fault.code) << ": " << f->fault.rule
+              << ": the run will stop there, after the bundles before it\n";
   model::ProgramFrontEnd front_end(std::move(assembly.instructions));
   top.dispatcher.set_program(&front_end);
 

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -665,6 +666,20 @@ TEST_CASE("ptosim asm and disasm report bad input precisely", "[cli]") {
   CHECK(self.err.find("is the input file") != std::string::npos);
   CHECK(slurp(src) == "BSTART.SFU TROWSUM, FP32\nBSTOP\n");
   CHECK(run("disasm " + write_file("odd.bin", "\x81\x91\x01")).status != 0);  // a truncated word
+}
+
+TEST_CASE("ptosim run says before the run where a fault in the program's text will stop it", "[cli]") {
+  const std::string rowsum = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto");
+  const std::string prog = write_file("unclosed.pto", rowsum + "BSTART.SFU TROWSUM, FP32\n");
+  const Outcome r = run("run " + prog + " --quiet");
+  INFO(r.out << r.err);
+  CHECK(r.status == 1);
+  const std::size_t lines = static_cast<std::size_t>(std::count(rowsum.begin(), rowsum.end(), '\n'));
+  const std::string at = prog + ":" + std::to_string(lines + 1) + ":1: ";
+  CHECK(r.err.rfind("ptosim run: note: " + at + "end of program: Fault_BundleControl: ", 0) == 0);
+  CHECK(r.err.find(": the run will stop there, after the bundles before it\n") != std::string::npos);
+  CHECK(r.out.find("1 committed, 0 no-op, 1 faulted") != std::string::npos);  // and so it does
+  CHECK(r.out.find("fault       " + at) != std::string::npos);
 }
 
 TEST_CASE("ptosim run and asm list the first 20 assembly errors, then how many more", "[cli]") {

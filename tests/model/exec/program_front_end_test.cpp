@@ -138,3 +138,31 @@ TEST_CASE("A program front end feeds one reader: a claim succeeds while no other
 
 }  // namespace
 }  // namespace ptosim::model
+
+namespace ptosim::model {
+
+TEST_CASE("first_instruction_fault finds, before anything runs, the fault the front end meets", "[exec]") {
+  const std::string good = "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 4, ->LB0\nB.IOT T#1, mask=1111, last, ->U<1>\nBSTOP\n";
+  // Outside a block, a reserved GPR, a block the program's end leaves open (the next BSTART would
+  // have ended it).
+  for (const std::string& bad : {"B.DIM zero, 4, ->LB0\n" + good, "BSTART.SFU TROWSUM, FP32\nB.DIM r24, 4, ->LB0\nBSTOP\n" + good,
+                                 std::string("BSTART.SFU TROWSUM, FP32\n")}) {
+    const Assembly assembly = assemble(good + good + bad, "f.s");
+    REQUIRE(assembly.errors.empty());
+    const auto early = first_instruction_fault(assembly.instructions);
+    ProgramFrontEnd front_end(assembly.instructions);
+    std::optional<BlockFault> met;
+    while (auto item = front_end.next())
+      if (item->fault) met = item->fault;
+    INFO(bad);
+    REQUIRE(early);
+    REQUIRE(met);
+    CHECK(early->fault.code == met->fault.code);
+    CHECK(early->fault.rule == met->fault.rule);
+    CHECK(format_location(early->loc) == format_location(met->loc));
+  }
+  const Assembly clean = assemble(good + good, "f.s");
+  CHECK_FALSE(first_instruction_fault(clean.instructions));
+}
+
+}  // namespace ptosim::model
