@@ -67,13 +67,6 @@ std::uint64_t TileState::capacity_in_use() const {
   return *std::max_element(used.begin(), used.end());
 }
 
-std::string TileState::capacity_hint() const {
-  // What keeps tiles allocated is the policy: say which, and what frees them sooner.
-  if (m_policy == AllocationPolicy::Asl) return " (allocation policy asl never releases a register)";
-  return " (allocation policy queue:" + std::to_string(m_queue_depth) + " keeps the last " +
-         std::to_string(m_queue_depth) + " results of each hand allocated; a shorter queue releases them sooner)";
-}
-
 Status TileState::check_requests(const DestinationRequest* requests, std::size_t count) const {
   std::array<std::uint64_t, kPeCount> in_use = capacity_per_pe();
   // The state as the requests so far would leave it: each hand's order, and the earlier request
@@ -118,7 +111,7 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
         return fault(FaultCode::TileAllocation,
                      "tile capacity exhausted on PE" + std::to_string(pe) + ": destination needs " +
                          std::to_string(req.desc.capacity_bytes) + " bytes, " + std::to_string(in_use[pe]) + " of " +
-                         std::to_string(m_tile_capacity) + " in use" + capacity_hint());
+                         std::to_string(m_tile_capacity) + " in use");
       in_use[pe] += req.desc.capacity_bytes;
     }
     granted[slot] = &req;

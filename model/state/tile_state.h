@@ -7,7 +7,6 @@
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -177,8 +176,6 @@ class TileState {
   void reconcile_capacity() const;
   /// check_allocation of requests[0, count).
   Status check_requests(const DestinationRequest* requests, std::size_t count) const;
-  /// The allocation policy's part in a capacity fault, for its text.
-  std::string capacity_hint() const;
 
   AllocationPolicy m_policy;
   unsigned m_queue_depth;
