@@ -27,6 +27,11 @@ std::optional<AllocationSpec> allocation_spec_from_text(std::string_view text) {
   return AllocationSpec{AllocationPolicy::Queue, depth};
 }
 
+std::string allocation_spec_text(const AllocationSpec& spec) {
+  if (spec.policy == AllocationPolicy::Asl) return allocation_policy_name(spec.policy);
+  return std::string(allocation_policy_name(spec.policy)) + ":" + std::to_string(spec.queue_depth);
+}
+
 TileState::TileState(AllocationPolicy policy, unsigned queue_depth) : m_policy(policy), m_queue_depth(queue_depth) {
   for (unsigned hand = 0; hand < 4; ++hand)
     for (unsigned k = 0; k < kHandSize; ++k) m_order[hand][k] = static_cast<std::uint8_t>(hand * kHandSize + k);

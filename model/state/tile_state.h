@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct AllocationSpec {
   unsigned queue_depth = 16;
 };
 std::optional<AllocationSpec> allocation_spec_from_text(std::string_view text);
+/// The spec as allocation_spec_from_text reads it: "asl" or "queue:N".
+std::string allocation_spec_text(const AllocationSpec& spec);
 
 
 /// Every element of the valid rectangle of a fragment with descriptor `d` is defined. Inline:

@@ -732,12 +732,24 @@ int simulate(const RunOptions& o) {
   if (faulted) {
     std::cout << "  fault       " << model::format_location(faulted->loc) << ": " << faulted->op << ": Fault_"
               << model::fault_code_name(faulted->fault->code) << ": " << faulted->fault->rule << "\n";
+    // Results the allocation policy keeps hold capacity: say which option lets them go sooner.
+    const model::AllocationSpec& a = o.allocation;
+    if (faulted->fault->code == model::FaultCode::TileAllocation &&
+        faulted->fault->rule.rfind("tile capacity exhausted", 0) == 0) {
+      if (a.policy == model::AllocationPolicy::Asl)
+        std::cout << "  hint        --allocation asl never releases a result; queue releases each hand's oldest\n";
+      else if (a.queue_depth > 1)
+        std::cout << "  hint        --allocation " << model::allocation_spec_text(a) << " keeps each hand's last "
+                  << a.queue_depth << " results allocated; if results hold the capacity, a shorter queue releases "
+                                      "them sooner\n";
+    }
   }
   if (!o.quiet && !o.timing_only)
     for (const model::TileRef& ref : program.dumps) print_dump(std::cout, top, ref, o.hex);
   // What the run was, then what it did, then the configuration it ran with: a sweep's files say
   // everything that tells them apart.
-  nlohmann::ordered_json report{{"program", o.program}, {"timing_only", o.timing_only}};
+  nlohmann::ordered_json report{
+      {"program", o.program}, {"timing_only", o.timing_only}, {"allocation", model::allocation_spec_text(o.allocation)}};
   report.update(run_report(top, config.params, total_cycles));
   report["configuration"] = config_to_json(config.params);
   if (!o.stats.empty() && !stats_out.write(report.dump(2) + "\n", error)) {

@@ -238,6 +238,7 @@ TEST_CASE("ptosim run: records of a program longer than a record block count and
   const std::string program = r.stats["program"];
   CHECK(program == scratch("record_blocks.pto"));
   CHECK(r.stats["timing_only"] == true);
+  CHECK(r.stats["allocation"] == "queue:16");
   CHECK(r.stats["fault"] == nlohmann::json{{"bundle", 149},
                                            {"op", "TROWSUM"},
                                            {"class", "Fault_TileLegality"},
@@ -666,6 +667,28 @@ TEST_CASE("ptosim asm and disasm report bad input precisely", "[cli]") {
   CHECK(self.err.find("is the input file") != std::string::npos);
   CHECK(slurp(src) == "BSTART.SFU TROWSUM, FP32\nBSTOP\n");
   CHECK(run("disasm " + write_file("odd.bin", "\x81\x91\x01")).status != 0);  // a truncated word
+}
+
+TEST_CASE("ptosim run: a tile-capacity fault comes with a hint on the allocation policy", "[cli]") {
+  // 64 KiB results on every PE: the default queue keeps them until capacity runs out.
+  std::string program = ".tile N#1 FP32 cols=128 valid=128x128 capacity=64KiB\n.random N#1 seed=3\n"
+                        ".tile N#2 FP32 cols=1 valid=128x1 capacity=512\n.random N#2 seed=4\n";
+  for (int i = 0; i < 6; ++i)
+    program += "BSTART.SFU TROWEXPANDMUL, FP32\nB.DIM zero, 128, ->LB0\nB.DIM zero, 128, ->LB1\n"
+               "B.IOT N#1, N#2, mask=1111, last, ->T<64KiB>\nBSTOP\n";
+  const std::string prog = write_file("capacity.pto", program);
+  const Outcome queue = run("run " + prog + " --timing-only");
+  INFO(queue.out);
+  CHECK(queue.status == 1);
+  CHECK(queue.out.find("Fault_TileAllocation: tile capacity exhausted") != std::string::npos);
+  CHECK(queue.out.find("  hint        --allocation queue:16 keeps each hand's last 16 results allocated; if results "
+                       "hold the capacity, a shorter queue releases them sooner\n") != std::string::npos);
+  const Outcome asl = run("run " + prog + " --timing-only --allocation asl");
+  CHECK(asl.out.find("  hint        --allocation asl never releases a result; queue releases each hand's oldest\n") !=
+        std::string::npos);
+  const Outcome short_queue = run("run " + prog + " --timing-only --allocation queue:2");
+  CHECK(short_queue.status == 0);  // as the hint says
+  CHECK(short_queue.out.find("hint") == std::string::npos);
 }
 
 TEST_CASE("ptosim run says before the run where a fault in the program's text will stop it", "[cli]") {
