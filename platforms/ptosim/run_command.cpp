@@ -355,7 +355,8 @@ static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may touch
 
 /// Runs GTKWave's vcd2fst on `vcd`, without a shell (paths are not interpreted, and named by its
 /// options, a path starting with '-' is no option); what went wrong, or nothing. A conversion takes
-/// seconds on a large trace: once g_interrupted is set it is stopped (and reported as failed).
+/// seconds on a large trace: once g_interrupted is set it is stopped, with whatever it started (it
+/// runs in a process group of its own), by SIGTERM and two seconds later SIGKILL.
 std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
   posix_spawn_file_actions_t quiet;
   if (posix_spawn_file_actions_init(&quiet) != 0) return "cannot run vcd2fst: out of memory";
@@ -363,16 +364,28 @@ std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
                           posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0) == 0;
   std::string program = "vcd2fst", vcd_option = "--vcdname=" + vcd, fst_option = "--fstname=" + fst;
   std::vector<char*> argv{program.data(), vcd_option.data(), fst_option.data(), nullptr};
+  posix_spawnattr_t group;
+  const bool grouped = posix_spawnattr_init(&group) == 0 && posix_spawnattr_setflags(&group, POSIX_SPAWN_SETPGROUP) == 0 &&
+                       posix_spawnattr_setpgroup(&group, 0) == 0;
   pid_t pid = 0;
-  const int spawn_error = redirected ? posix_spawnp(&pid, "vcd2fst", &quiet, nullptr, argv.data(), environ) : ENOMEM;
+  const int spawn_error =
+      redirected && grouped ? posix_spawnp(&pid, "vcd2fst", &quiet, &group, argv.data(), environ) : ENOMEM;
   posix_spawn_file_actions_destroy(&quiet);
+  posix_spawnattr_destroy(&group);
   if (spawn_error != 0) return "cannot run vcd2fst (is GTKWave installed?): " + std::string(std::strerror(spawn_error));
   int status = 0;
+  int stopping_ms = -1;  // since the group was asked to stop
   for (pid_t done = 0; done != pid;) {
     done = waitpid(pid, &status, WNOHANG);
     if (done < 0 && errno != EINTR) return "waiting for vcd2fst failed: " + std::string(std::strerror(errno));
-    if (done == 0 && g_interrupted) kill(pid, SIGTERM);
-    if (done == 0) usleep(10'000);  // polled: a caught signal restarts a blocking wait
+    if (done != 0) continue;
+    if (g_interrupted && stopping_ms < 0) {
+      kill(-pid, SIGTERM);
+      stopping_ms = 0;
+    } else if (stopping_ms >= 0 && (stopping_ms += 10) == 2000) {
+      kill(-pid, SIGKILL);
+    }
+    usleep(10'000);  // polled: a caught signal restarts a blocking wait
   }
   if (g_interrupted) return "interrupted";
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "vcd2fst failed";
@@ -527,15 +540,15 @@ int simulate(const RunOptions& o) {
   }
   const std::optional<model::BlockFault> text_fault = model::first_instruction_fault(assembly.instructions);
   const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  // Caught from here on, before any output is touched: a signal while the program loads (seconds
-  // for a large one, or a read from a pipe that waits) ends the process at once, as nothing is
-  // written yet.
-  InterruptCatcher interrupts;
   const ConfigResult config = load_config(o.config, o.sets);
   if (!config.errors.empty()) {
     for (const std::string& e : config.errors) std::cerr << "ptosim run: " << e << "\n";
     return 2;
   }
+  // Caught from here on, before any output is touched: a signal while the inputs are read (seconds
+  // for a large program, or a read from a pipe that waits) ends the process at once, as nothing is
+  // written yet.
+  InterruptCatcher interrupts;
   LateOutput stats_out;  // an unwritable path is bad input, found before the run
   if (!o.stats.empty() && !stats_out.check(o.stats, error)) {
     std::cerr << "ptosim run: --stats: " << error << "\n";
@@ -616,7 +629,9 @@ int simulate(const RunOptions& o) {
       progress.update(now, clock.to_cycles(sc_core::sc_time_stamp()), top.dispatcher.records().size());
   }
   progress.finish();
-  interrupts.release();  // writing the outputs is not interrupted half-way: a signal now ends the process
+  // Writing the outputs is not interrupted half-way: a signal from now on ends the process, except
+  // with --fst, caught until the FST is in place (below), as its conversion takes seconds.
+  if (o.fst.empty()) interrupts.release();
   if (g_interrupted) {
     // The trace is closed where the run stopped, a valid VCD of the run so far; nothing else is
     // written, and the other outputs stay as they were. sc_main then ends the process by the
@@ -641,6 +656,11 @@ int simulate(const RunOptions& o) {
       std::cerr << "ptosim run: writing trace '" << trace_path << "' failed (disk full?)\n";
       return 3;
     }
+    const auto interrupted_before_fst = [&] {
+      std::cerr << "ptosim run: interrupted before the FST was written; no FST, layout or statistics written\n";
+      return 130;  // the temporary VCD and FST go with their owners
+    };
+    if (g_interrupted) return interrupted_before_fst();  // only --fst still catches
     if (o.window_begin > total_cycles)
       std::cerr << "ptosim run: note: --trace-window starts at cycle " << o.window_begin << ", after the run ended (cycle "
                 << total_cycles << "): the trace holds only the values at its start\n";
@@ -652,14 +672,10 @@ int simulate(const RunOptions& o) {
       if (fst.path().empty()) {
         problem = "cannot create a file beside '" + o.fst + "': " + std::strerror(errno);
       } else {
-        // The conversion takes seconds on a large trace: a signal meanwhile stops it and the run.
-        InterruptCatcher converting;
         problem = convert_to_fst(trace_path, fst.path());
         if (g_interrupted) {
           std::remove((fst.path() + ".hier").c_str());  // vcd2fst's own scratch file, when stopped
-          std::cerr << "ptosim run: interrupted while converting the trace to FST; no FST, layout or statistics "
-                       "written\n";
-          return 130;  // the temporary VCD and FST go with their owners
+          return interrupted_before_fst();
         }
       }
       if (problem.empty() && !fst.move_to(o.fst))
@@ -668,6 +684,12 @@ int simulate(const RunOptions& o) {
         std::cerr << "ptosim run: " << problem << "; the VCD is at " << trace_path << "\n";
         fst_source->keep();
         return 3;
+      }
+      fst_source.reset();  // the VCD it was converted from, no longer needed
+      interrupts.release();
+      if (g_interrupted) {
+        std::cerr << "ptosim run: interrupted after the FST was written; no layout or statistics written\n";
+        return 130;
       }
     }
     std::vector<std::pair<unsigned, std::string>> ops;

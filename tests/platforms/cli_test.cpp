@@ -502,11 +502,16 @@ TEST_CASE("ptosim run: an interruption while the program loads ends the process 
   const std::string fifo = scratch("loading.fifo"), stats = scratch("loading.json");
   std::remove(fifo.c_str());
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
-  const Outcome r = run("run " + fifo + " --quiet --stats " + stats, "timeout -k 5 --preserve-status -s INT 1");
+  const std::string rowsum = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+  // The program, or the configuration, from the pipe.
+  for (const std::string& args : {fifo + " --quiet", rowsum + " --quiet --config " + fifo}) {
+    const Outcome r = run("run " + args + " --stats " + stats, "timeout -k 5 --preserve-status -s INT 1");
+    INFO(args);
+    CHECK(r.status == 130);
+    CHECK(r.err.empty());
+    CHECK_FALSE(std::filesystem::exists(stats));
+  }
   std::remove(fifo.c_str());
-  CHECK(r.status == 130);
-  CHECK(r.err.empty());
-  CHECK_FALSE(std::filesystem::exists(stats));
 }
 
 TEST_CASE("ptosim run --fst: vcd2fst missing is found before the run", "[cli]") {
@@ -545,31 +550,38 @@ TEST_CASE("ptosim run --fst: a failed conversion leaves the FST target as it was
 
 TEST_CASE("ptosim run --fst: an interruption while converting stops vcd2fst and leaves nothing behind", "[cli]") {
   const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
-  // A vcd2fst that starts writing, says so, and would finish two seconds later.
-  const std::string bin = scratch("slowbin"), started = scratch("slow_started"), finished = scratch("slow_finished");
-  std::filesystem::create_directories(bin);
-  std::remove(started.c_str());
-  std::remove(finished.c_str());
-  std::ofstream(bin + "/vcd2fst") << "#!/bin/sh\nfor a; do case \"$a\" in --fstname=*) f=\"${a#--fstname=}\";; esac; done\n"
-                                  << "echo partial > \"$f\"; echo scratch > \"$f.hier\"; touch " << started
-                                  << "\nsleep 2\ntouch " << finished << "\n";
-  std::filesystem::permissions(bin + "/vcd2fst", std::filesystem::perms::owner_all);
-  const std::string dir = scratch("converting");
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  const std::string err = scratch("converting_err.txt");
-  const int raw = std::system(("PATH=" + bin + ":\"$PATH\" env --default-signal=INT " + PTOSIM_EXE + " run " + prog +
-                               " --quiet --fst " + dir + "/t.fst --stats " + dir + "/t.json >/dev/null 2>" + err +
-                               " & p=$!; for i in $(seq 600); do [ -e " + started + " ] && break; sleep 0.05; done; " +
-                               "kill -INT $p; wait $p")
-                                  .c_str());
-  INFO(slurp(err));
-  CHECK((WIFEXITED(raw) ? WEXITSTATUS(raw) : -1) == 130);
-  CHECK(slurp(err).find("ptosim run: interrupted while converting the trace to FST") != std::string::npos);
-  // No FST, temporary VCD or FST, vcd2fst scratch file, layout or statistics.
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) FAIL_CHECK("left behind: " << entry.path());
+  // A vcd2fst that starts writing, says so, and would finish later: through a child of its own
+  // (a wrapper), and one that ignores SIGTERM too.
+  const std::string started = scratch("slow_started"), finished = scratch("slow_finished");
+  for (const std::string& wait : {std::string("sleep 2"), std::string("trap '' TERM; sleep 30")}) {
+    const std::string bin = scratch("slowbin");
+    std::filesystem::create_directories(bin);
+    std::remove(started.c_str());
+    std::remove(finished.c_str());
+    std::ofstream(bin + "/vcd2fst") << "#!/bin/sh\nfor a; do case \"$a\" in --fstname=*) f=\"${a#--fstname=}\";; esac; done\n"
+                                    << "echo partial > \"$f\"; echo scratch > \"$f.hier\"; touch " << started << "\n"
+                                    << wait << "\ntouch " << finished << "\n";
+    std::filesystem::permissions(bin + "/vcd2fst", std::filesystem::perms::owner_all);
+    const std::string dir = scratch("converting");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string err = scratch("converting_err.txt");
+    const auto t0 = std::chrono::steady_clock::now();
+    const int raw = std::system(("PATH=" + bin + ":\"$PATH\" env --default-signal=INT " + PTOSIM_EXE + " run " + prog +
+                                 " --quiet --fst " + dir + "/t.fst --stats " + dir + "/t.json >/dev/null 2>" + err +
+                                 " & p=$!; for i in $(seq 600); do [ -e " + started + " ] && break; sleep 0.05; done; " +
+                                 "kill -INT $p; wait $p")
+                                    .c_str());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    INFO(wait << "\n" << slurp(err));
+    CHECK((WIFEXITED(raw) ? WEXITSTATUS(raw) : -1) == 130);
+    CHECK(slurp(err).find("ptosim run: interrupted before the FST was written") != std::string::npos);
+    CHECK(seconds < 20);  // a converter that ignores SIGTERM is killed two seconds on
+    // No FST, temporary VCD or FST, vcd2fst scratch file, layout or statistics.
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) FAIL_CHECK("left behind: " << entry.path());
+  }
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  CHECK_FALSE(std::filesystem::exists(finished));  // vcd2fst was stopped, not left to run on
+  CHECK_FALSE(std::filesystem::exists(finished));  // neither went on (the first, a wrapper, would have by now)
 }
 
 TEST_CASE("ptosim run: a Local input tile larger than any B.IOT destination (128 KiB) simulates", "[cli]") {
