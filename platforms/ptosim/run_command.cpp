@@ -584,9 +584,9 @@ int simulate(const RunOptions& o) {
   // A fault in the program's text stops the run where it lies, which may be hours into a large
   // program: said now, so the user can stop the run and mend the text first.
   if (const auto& f = text_fault)
-    std::cerr << "ptosim run: note: " << model::format_location(f->loc) << ": " << f->instruction << ": Fault_"
+    std::cerr << "ptosim run: note: " << model::format_location(f->loc) << ": " << f->block_mnemonic << ": Fault_"
               << model::fault_code_name(f->fault.code) << ": " << f->fault.rule
-              << ": the run will stop there, after the bundles before it\n";
+              << ": the run stops there at the latest, after the bundles before it\n";
   model::ProgramFrontEnd front_end(std::move(assembly.instructions));
   top.dispatcher.set_program(&front_end);
 

@@ -711,8 +711,8 @@ TEST_CASE("ptosim run says before the run where a fault in the program's text wi
   CHECK(r.status == 1);
   const std::size_t lines = static_cast<std::size_t>(std::count(rowsum.begin(), rowsum.end(), '\n'));
   const std::string at = prog + ":" + std::to_string(lines + 1) + ":1: ";
-  CHECK(r.err.rfind("ptosim run: note: " + at + "end of program: Fault_BundleControl: ", 0) == 0);
-  CHECK(r.err.find(": the run will stop there, after the bundles before it\n") != std::string::npos);
+  CHECK(r.err.rfind("ptosim run: note: " + at + "TROWSUM: Fault_BundleControl: ", 0) == 0);  // as the summary names it
+  CHECK(r.err.find(": the run stops there at the latest, after the bundles before it\n") != std::string::npos);
   CHECK(r.out.find("1 committed, 0 no-op, 1 faulted") != std::string::npos);  // and so it does
   CHECK(r.out.find("fault       " + at) != std::string::npos);
 }
