@@ -95,7 +95,8 @@ std::optional<Options> parse_options(const Args& args, bool allow_output, const 
 void report_asm_errors(const std::vector<model::AsmError>& errors) {
   for (std::size_t i = 0; i < errors.size() && i < kShownAsmErrors; ++i) std::cerr << format_error(errors[i]) << "\n";
   if (errors.size() > kShownAsmErrors)
-    std::cerr << "... and " << errors.size() - kShownAsmErrors << " more errors\n";
+    std::cerr << "... and " << errors.size() - kShownAsmErrors << " more error" << (errors.size() == kShownAsmErrors + 1 ? "" : "s")
+              << "\n";
 }
 
 int asm_command(const Args& args) {

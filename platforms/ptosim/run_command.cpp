@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -506,21 +507,26 @@ class ProgressLine {
   bool m_shown = false;
 };
 
-/// A simulated time in the unit that keeps it short: ns up to 10 us, then us, ms or s.
+/// A simulated time in the first unit (ns, us, ms, s) that shows it with at most four digits
+/// before the point, as rounded: 9999.96 ns is 10.000 us.
 std::string simulated_time(std::uint64_t ps) {
   const double ns = static_cast<double>(ps) / 1000.0;
+  struct Unit {
+    double ns;
+    const char* name;
+    int decimals;
+  };
+  static constexpr Unit kUnits[] = {{1, "ns", 1}, {1e3, "us", 3}, {1e6, "ms", 3}, {1e9, "s", 3}};
   std::ostringstream t;
   t << std::fixed;
-  if (ns < 10)
-    t << std::setprecision(3) << ns << " ns";
-  else if (ns < 1e4)
-    t << std::setprecision(1) << ns << " ns";
-  else if (ns < 1e7)
-    t << std::setprecision(3) << ns / 1e3 << " us";
-  else if (ns < 1e10)
-    t << std::setprecision(3) << ns / 1e6 << " ms";
-  else
-    t << std::setprecision(3) << ns / 1e9 << " s";
+  for (const Unit& u : kUnits) {
+    const int decimals = ns < 10 ? 3 : u.decimals;  // a few cycles of a fast clock
+    const double scale = std::pow(10.0, decimals), value = std::round(ns / u.ns * scale) / scale;
+    if (value < 1e4 || &u == &kUnits[3]) {
+      t << std::setprecision(decimals) << value << ' ' << u.name;
+      break;
+    }
+  }
   return t.str();
 }
 
@@ -732,8 +738,12 @@ int simulate(const RunOptions& o) {
             << (ghz < 1.0 ? " MHz)\n" : " GHz)\n");
   // Loading (parsing and assembling) is shown apart: on a large timing-only run it can take longer
   // than the simulation.
-  std::cout << "  wall time   " << std::setprecision(1) << wall * 1000.0 << " ms (program loaded in " << load_seconds * 1000.0
-            << " ms)\n";
+  const auto wall_text = [](double seconds) {  // ms, or s from ten seconds on
+    std::ostringstream w;
+    w << std::fixed << std::setprecision(1) << (seconds < 10 ? seconds * 1000.0 : seconds) << (seconds < 10 ? " ms" : " s");
+    return w.str();
+  };
+  std::cout << "  wall time   " << wall_text(wall) << " (program loaded in " << wall_text(load_seconds) << ")\n";
   const auto util = [&](const engines::EngineStats& s) {
     std::ostringstream u;
     u << s.busy_cycles << " busy cycles (" << std::setprecision(1) << std::fixed

@@ -608,7 +608,9 @@ TEST_CASE("ptosim run with the shipped A5-like configuration gives the same valu
   CHECK(b.out.find("1.65 GHz") != std::string::npos);
   // Clocks below 1 GHz show in MHz; simulated times from 10 us on in us (then ms, s).
   CHECK(run("run " + prog + " --quiet --set clock.period_ps=1000000").out.find("(49.000 us at 1.00 MHz)") != std::string::npos);
-  CHECK(run("run " + prog + " --quiet --set clock.period_ps=1250").out.find("(61.2 ns at 800.00 MHz)") != std::string::npos);
+  CHECK(run("run " + prog + " --quiet --set clock.period_ps=1250").out.find("(61.3 ns at 800.00 MHz)") != std::string::npos);
+  // The unit follows the rounded value: 9999.97 ns shows as 10.000 us, not 10000.0 ns.
+  CHECK(run("run " + prog + " --quiet --set clock.period_ps=204081").out.find("(10.000 us at 4.90 MHz)") != std::string::npos);
   // The wall time says how much of it loading the program took.
   CHECK(a.out.find(" ms (program loaded in ") != std::string::npos);
 }
