@@ -535,7 +535,9 @@ int simulate(const RunOptions& o) {
   ProgramFile program;
   std::string error;
   if (!parse_program_file(o.program, program, error)) {
-    std::cerr << error << "\n";
+    // An error in the file reads file:line:column: error: ...; one that kept it from being read
+    // names the command, as asm's and exec's do.
+    std::cerr << (error.rfind(o.program + ":", 0) == 0 ? "" : "ptosim run: ") << error << "\n";
     return 2;
   }
   model::Assembly assembly = model::assemble(program.assembly, o.program);

@@ -273,6 +273,9 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     const Outcome dir = run("exec /tmp");
     CHECK(dir.status == 2);
     CHECK(dir.err.find("cannot read '/tmp': is a directory") != std::string::npos);
+    // ptosim run names itself too when its program cannot be read.
+    CHECK(run("run /tmp").err == "ptosim run: cannot read '/tmp': is a directory\n");
+    CHECK(run("run /nonexistent/p.pto").err == "ptosim run: cannot read '/nonexistent/p.pto': No such file or directory\n");
   }
   SECTION("a number beyond a double in a scenario") {
     const Outcome r = run("exec " + write_file("huge.json", R"({ "program": "", "status": 1e400 })"));
