@@ -553,17 +553,26 @@ TEST_CASE("ptosim run --fst: a failed conversion leaves the FST target as it was
 
 TEST_CASE("ptosim run --fst: an interruption while converting stops vcd2fst and leaves nothing behind", "[cli]") {
   const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
-  // A vcd2fst that starts writing, says so, and would finish later: through a child of its own
-  // (a wrapper), and one that ignores SIGTERM too.
-  const std::string started = scratch("slow_started"), finished = scratch("slow_finished");
-  for (const std::string& wait : {std::string("sleep 2"), std::string("trap '' TERM; sleep 30")}) {
+  // Whether a process whose command line is `words` (NUL-separated, as /proc has it) is running.
+  const auto running = [](const std::string& words) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc"))
+      if (slurp((entry.path() / "cmdline").string()) == words) return true;
+    return false;
+  };
+  // A vcd2fst that starts writing, says so, and goes on for far longer than the test waits: through
+  // a child of its own (a wrapper), and then one that ignores SIGTERM too. Each child's command line
+  // is unique to this process, so the test can see that it was stopped.
+  const std::string started = scratch("slow_started");
+  const std::string tag = std::to_string(getpid() % 1000);
+  for (const std::string& seconds : {"60." + tag, "61." + tag}) {
+    const bool ignores_term = seconds[1] == '1';
     const std::string bin = scratch("slowbin");
     std::filesystem::create_directories(bin);
     std::remove(started.c_str());
-    std::remove(finished.c_str());
     std::ofstream(bin + "/vcd2fst") << "#!/bin/sh\nfor a; do case \"$a\" in --fstname=*) f=\"${a#--fstname=}\";; esac; done\n"
-                                    << "echo partial > \"$f\"; echo scratch > \"$f.hier\"; touch " << started << "\n"
-                                    << wait << "\ntouch " << finished << "\n";
+                                    << "echo partial > \"$f\"; echo scratch > \"$f.hier\"\n"
+                                    << (ignores_term ? "trap '' TERM\n" : "") << "touch " << started << "\nsleep " << seconds
+                                    << "\n";
     std::filesystem::permissions(bin + "/vcd2fst", std::filesystem::perms::owner_all);
     const std::string dir = scratch("converting");
     std::filesystem::remove_all(dir);
@@ -575,16 +584,21 @@ TEST_CASE("ptosim run --fst: an interruption while converting stops vcd2fst and 
                                  " & p=$!; for i in $(seq 600); do [ -e " + started + " ] && break; sleep 0.05; done; " +
                                  "kill -INT $p; wait $p")
                                     .c_str());
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    INFO(wait << "\n" << slurp(err));
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    INFO(seconds << "\n" << slurp(err));
     CHECK((WIFEXITED(raw) ? WEXITSTATUS(raw) : -1) == 130);
     CHECK(slurp(err).find("ptosim run: interrupted before the FST was written") != std::string::npos);
-    CHECK(seconds < 20);  // a converter that ignores SIGTERM is killed two seconds on
+    CHECK(took < 30);  // a converter that ignores SIGTERM is killed two seconds on
     // No FST, temporary VCD or FST, vcd2fst scratch file, layout or statistics.
     for (const auto& entry : std::filesystem::directory_iterator(dir)) FAIL_CHECK("left behind: " << entry.path());
+    // Nor the converter's child, which the whole process group's signal stopped.
+    bool left = running(std::string("sleep") + '\0' + seconds + '\0');
+    for (int i = 0; i < 20 && left; ++i) {  // a killed process may linger a moment until reaped
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      left = running(std::string("sleep") + '\0' + seconds + '\0');
+    }
+    CHECK_FALSE(left);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  CHECK_FALSE(std::filesystem::exists(finished));  // neither went on (the first, a wrapper, would have by now)
 }
 
 TEST_CASE("ptosim run: a Local input tile larger than any B.IOT destination (128 KiB) simulates", "[cli]") {
