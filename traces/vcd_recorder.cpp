@@ -129,7 +129,6 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
                        std::uint64_t window_end_ps) {
   before_open();
   m_opened = true;
-  m_window_begin = window_begin_ps;
   if (!m_writer.open(path, timescale_comment, window_begin_ps, window_end_ps)) return false;
   if (m_threading == Threading::OwnThread || (m_threading == Threading::ByCpus && several_cpus())) {
     try {

@@ -52,7 +52,7 @@ class VcdRecorder {
   bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
             std::uint64_t window_end_ps);
   /// Where the trace's time window opens (0 without one): a viewer starts there.
-  std::uint64_t window_begin_ps() const { return m_window_begin; }
+  std::uint64_t window_begin_ps() const { return m_writer.window_begin_ps(); }  // set once, before any thread
   /// The reports, as VcdWriter's functions of the same names take them.
   void change(int id, std::uint64_t value, std::uint64_t time_ps) {
     if (m_thread)
@@ -109,7 +109,6 @@ class VcdRecorder {
 
   Threading m_threading;
   bool m_opened = false;
-  std::uint64_t m_window_begin = 0;
   VcdWriter m_writer;
   Block m_block;  ///< being logged, from m_block.reports to m_next
   Report* m_next = nullptr;

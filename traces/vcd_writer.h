@@ -34,6 +34,8 @@ class VcdWriter {
   /// initial values, changes after `window_end_ps` are dropped.
   bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
             std::uint64_t window_end_ps);
+  /// Where the time window opens (0 without one).
+  std::uint64_t window_begin_ps() const { return m_begin; }
   /// Signal `id` takes `value` at `time_ps`, which is never earlier than a time recorded before.
   /// The changes of one time are written together once time moves on: a signal that changes
   /// several times at one time shows its last value, and nothing if that is the value it had.

@@ -110,8 +110,7 @@ int sc_main(int argc, char* argv[]) {
   double seconds = 0;
   if (mode == "load") {
     seconds = load_seconds;
-    for (const model::Instruction& i : assembly.instructions)
-      bundles += std::holds_alternative<model::BStartTepl>(i.body) || std::holds_alternative<model::BStartCube>(i.body);
+    for (const model::Instruction& i : assembly.instructions) bundles += model::is_bstart(i.body);
   } else if (mode == "functional") {
     model::FunctionalMachine m(allocation.policy, allocation.queue_depth);
     for (const auto& t : program.tiles) m.load_local(t.ref.index, t.desc, t.data);

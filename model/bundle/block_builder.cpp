@@ -50,8 +50,7 @@ FeedResult BlockBuilder::feed(const Instruction& inst) {
   // BSTART, BundleOperationDescriptorLegal) rejects before any placement rule.
   if (Status illegal = validate(inst.body)) return reject(inst, illegal->code, std::move(illegal->rule));
 
-  if (std::holds_alternative<BStartTepl>(inst.body) || std::holds_alternative<BStartCube>(inst.body))
-    return start(inst);
+  if (is_bstart(inst.body)) return start(inst);
   const auto* iot = std::get_if<BIot>(&inst.body);
   const auto* ios = std::get_if<BIos>(&inst.body);
   if ((iot && iot->pe_mode == 0) || (ios && ios->pe_mode == 0)) {

@@ -129,6 +129,11 @@ struct Instruction {
   SourceLoc loc;
 };
 
+/// Whether `body` opens a block (a BSTART of either family).
+inline bool is_bstart(const InstructionBody& body) {
+  return std::holds_alternative<BStartTepl>(body) || std::holds_alternative<BStartCube>(body);
+}
+
 /// Mnemonic of an instruction as its canonical assembly spells it: "BSTART.SFU", "BSTART.VEC",
 /// "BSTART.TMATMUL.ACC", "B.IOT", ...; "BSTART.TEPL" for an unassigned TEPL selector, ".word" for
 /// a RawUnit.

@@ -70,7 +70,7 @@ ProgramFrontEnd::DecodedBlock& ProgramFrontEnd::remember(std::size_t first) {
   block.start_offset = 0;
   for (std::size_t i = first; i < m_pos; ++i) {
     const InstructionBody& body = m_program[i].body;
-    if (std::holds_alternative<BStartTepl>(body) || std::holds_alternative<BStartCube>(body)) block.start_offset = i - first;
+    if (is_bstart(body)) block.start_offset = i - first;
   }
   block.bundle = std::move(m_decoded);
   block.memo = PreflightMemo{};

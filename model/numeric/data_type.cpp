@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/numeric/data_type.h"
 
-#include <cctype>
-
 #include "model/common/text.h"
 
 namespace ptosim::model {

@@ -30,18 +30,20 @@ struct Token {
   int column;  // 1-based
 };
 
+/// Blanks and commas separate a line's tokens.
+bool separates(char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; }
+
 std::vector<Token> tokenize(const std::string& line) {
   std::vector<Token> tokens;
   std::size_t i = 0;
   while (i < line.size()) {
     if (line[i] == ';') break;
-    if (std::isspace(static_cast<unsigned char>(line[i])) || line[i] == ',') {
+    if (separates(line[i])) {
       ++i;
       continue;
     }
     const std::size_t start = i;
-    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i])) && line[i] != ',' && line[i] != ';')
-      ++i;
+    while (i < line.size() && !separates(line[i]) && line[i] != ';') ++i;
     tokens.push_back(Token{line.substr(start, i - start), static_cast<int>(start + 1)});
   }
   return tokens;
@@ -52,7 +54,7 @@ std::vector<Token> tokenize(const std::string& line) {
 bool starts_directive(const std::string& line) {
   for (const char c : line) {
     if (c == ';') return false;
-    if (!std::isspace(static_cast<unsigned char>(c)) && c != ',') return c == '.';
+    if (!separates(c)) return c == '.';
   }
   return false;
 }

@@ -357,7 +357,8 @@ static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may touch
 /// Runs GTKWave's vcd2fst on `vcd`, without a shell (paths are not interpreted, and named by its
 /// options, a path starting with '-' is no option); what went wrong, or nothing. A conversion takes
 /// seconds on a large trace: once g_interrupted is set it is stopped, with whatever it started (it
-/// runs in a process group of its own), by SIGTERM and two seconds later SIGKILL.
+/// runs in a process group of its own), by SIGTERM and two seconds later SIGKILL; the caller asks
+/// g_interrupted before what this returns.
 std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
   posix_spawn_file_actions_t quiet;
   if (posix_spawn_file_actions_init(&quiet) != 0) return "cannot run vcd2fst: out of memory";
@@ -388,7 +389,6 @@ std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
     }
     usleep(10'000);  // polled: a caught signal restarts a blocking wait
   }
-  if (g_interrupted) return "interrupted";
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "vcd2fst failed";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(fst, ec) || std::filesystem::file_size(fst, ec) == 0)
@@ -507,6 +507,11 @@ class ProgressLine {
   bool m_shown = false;
 };
 
+/// A fault as the summary and the early note name it: "file:line:column: OP: Fault_CLASS: rule".
+std::string fault_line(const model::SourceLoc& loc, const std::string& op, const model::Fault& fault) {
+  return model::format_location(loc) + ": " + op + ": Fault_" + model::fault_code_name(fault.code) + ": " + fault.rule;
+}
+
 /// A simulated time in the first unit (ns, us, ms, s) that shows it with at most four digits
 /// before the point, as rounded: 9999.96 ns is 10.000 us.
 std::string simulated_time(std::uint64_t ps) {
@@ -592,8 +597,7 @@ int simulate(const RunOptions& o) {
   // A fault in the program's text stops the run where it lies, which may be hours into a large
   // program: said now, so the user can stop the run and mend the text first.
   if (const auto& f = text_fault)
-    std::cerr << "ptosim run: note: " << model::format_location(f->loc) << ": " << f->block_mnemonic << ": Fault_"
-              << model::fault_code_name(f->fault.code) << ": " << f->fault.rule
+    std::cerr << "ptosim run: note: " << fault_line(f->loc, f->block_mnemonic, f->fault)
               << ": the run stops there at the latest, after the bundles before it\n";
   model::ProgramFrontEnd front_end(std::move(assembly.instructions));
   top.dispatcher.set_program(&front_end);
@@ -764,8 +768,7 @@ int simulate(const RunOptions& o) {
     }
   }
   if (faulted) {
-    std::cout << "  fault       " << model::format_location(faulted->loc) << ": " << faulted->op << ": Fault_"
-              << model::fault_code_name(faulted->fault->code) << ": " << faulted->fault->rule << "\n";
+    std::cout << "  fault       " << fault_line(faulted->loc, faulted->op, *faulted->fault) << "\n";
     // Results the allocation policy keeps hold capacity: say which option lets them go sooner.
     const model::AllocationSpec& a = o.allocation;
     if (faulted->fault->code == model::FaultCode::TileAllocation &&
