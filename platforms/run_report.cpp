@@ -56,21 +56,11 @@ OJson run_report(TileTop& top, const model::PlatformParams& params, std::uint64_
   OJson r;
   r["simulated_cycles"] = total_cycles;
   r["clock_period_ps"] = params.clock.period_ps;
-  std::uint64_t committed = 0, noop = 0, faulted = 0, macs = 0;
-  const engines::BundleRecord* fault = nullptr;
-  for (const auto& rec : top.dispatcher.records()) {
-    committed += rec.outcome == engines::BundleRecord::Outcome::Committed;
-    noop += rec.outcome == engines::BundleRecord::Outcome::Noop;
-    if (rec.outcome == engines::BundleRecord::Outcome::Faulted) {
-      ++faulted;
-      fault = &rec;
-    }
-    macs += rec.macs;
-  }
-  r["bundles"] = OJson{{"total", top.dispatcher.records().size()}, {"committed", committed}, {"noop", noop},
-                       {"faulted", faulted}};
+  const engines::RetiredBundles& retired = top.dispatcher.retired();
+  r["bundles"] = OJson{{"total", retired.total}, {"committed", retired.committed}, {"noop", retired.noop},
+                       {"faulted", retired.fault ? 1 : 0}};
   // The fault that ended the run, as the summary names it.
-  if (fault)
+  if (const auto& fault = retired.fault)
     r["fault"] = OJson{{"bundle", fault->id},
                        {"op", fault->op},
                        {"class", std::string("Fault_") + model::fault_code_name(fault->fault->code)},
@@ -85,10 +75,10 @@ OJson run_report(TileTop& top, const model::PlatformParams& params, std::uint64_
   OJson engines;
   engines["sfu"] = engine_json(top.sfu.stats(), d.engine_idle_stall[0], total_cycles);
   engines["cube"] = engine_json(top.cube.stats(), d.engine_idle_stall[1], total_cycles);
-  engines["cube"]["macs"] = macs;
+  engines["cube"]["macs"] = retired.macs;
   const double peak = model::cube_peak_macs_per_cycle(model::DataType::FP16, params.cube);
   engines["cube"]["fp16_peak_macs_per_cycle"] = peak;
-  engines["cube"]["mac_utilisation_vs_fp16_peak"] = total_cycles == 0 ? 0.0 : static_cast<double>(macs) / (peak * static_cast<double>(total_cycles));
+  engines["cube"]["mac_utilisation_vs_fp16_peak"] = total_cycles == 0 ? 0.0 : static_cast<double>(retired.macs) / (peak * static_cast<double>(total_cycles));
   r["engines"] = engines;
   OJson memories;
   for (unsigned pe = 0; pe < model::kPeCount; ++pe) memories["local_memory_pe" + std::to_string(pe)] = memory_json(top.local_memory, pe);

@@ -139,9 +139,8 @@ int sc_main(int argc, char* argv[]) {
     if (!rec.close(cycles * config.params.clock.period_ps)) return fail("writing " + vcd + " failed");  // timed
     seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     if (!top.dispatcher.finished()) return fail("simulation did not finish");
-    for (const auto& r : top.dispatcher.records())
-      if (r.outcome == engines::BundleRecord::Outcome::Faulted) return fail("bundle faulted: " + r.fault->rule);
-    bundles = top.dispatcher.records().size();
+    if (const auto& fault = top.dispatcher.retired().fault) return fail("bundle faulted: " + fault->fault->rule);
+    bundles = top.dispatcher.retired().total;
   }
   std::printf("%-24s %-12s %8llu bundles %12llu cycles %9.4f s %14.0f cycles/s %12.0f bundles/s\n", name.c_str(),
               mode.c_str(), static_cast<unsigned long long>(bundles), static_cast<unsigned long long>(cycles), seconds,

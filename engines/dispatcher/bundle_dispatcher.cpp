@@ -25,7 +25,7 @@ int engine_index(model::Engine e) { return e == model::Engine::Sfu ? 0 : 1; }
 
 /// A dispatched bundle on its way to retirement.
 struct BundleDispatcher::InFlight {
-  BundleRecord* record = nullptr;  ///< in m_records, where it is built (records never move)
+  BundleRecord record;
   model::ExecPlan plan;  ///< engines share it through an aliasing pointer to the entry
   bool done = false;
 
@@ -38,6 +38,10 @@ struct BundleDispatcher::InFlight {
     fresh.sources.clear();
     fresh.dests.clear();
     plan = std::move(fresh);
+    BundleRecord blank;
+    blank.skipped_checks = std::move(record.skipped_checks);
+    blank.skipped_checks.clear();
+    record = std::move(blank);
     done = false;
   }
 };
@@ -205,10 +209,9 @@ void BundleDispatcher::dispatch_thread() {
     m_stats.decode_cycles += decode;
     m_stats.instructions += fetched->instructions;
 
-    // The record is built in place among the records, which count it once it retires.
+    // The record is built in its in-flight entry and counted once it retires.
     std::shared_ptr<InFlight> f = new_in_flight();
-    BundleRecord& rec = m_records.append();
-    f->record = &rec;
+    BundleRecord& rec = f->record;
     rec.id = m_next_id++;
     rec.op = fetched->op();
     rec.loc = fetched->loc();
@@ -329,7 +332,7 @@ void BundleDispatcher::run_command(int engine, std::shared_ptr<InFlight> f, bool
   CommandPort& port = m_ports[engine];
   m_engine_busy[engine] = true;
   port.cmd.plan = std::shared_ptr<const model::ExecPlan>(f, &f->plan);
-  port.cmd.bundle_id = f->record->id;
+  port.cmd.bundle_id = f->record.id;
   port.cmd.timing_only = m_timing_only;
   port.cmd.flags = 0;
   port.gp.set_command(tlm::TLM_IGNORE_COMMAND);
@@ -341,8 +344,7 @@ void BundleDispatcher::run_command(int engine, std::shared_ptr<InFlight> f, bool
     sc_core::wait(delay);
     delay = sc_core::SC_ZERO_TIME;
   }
-  f->record->flags = port.cmd.flags;
-  f->record->compute_cycles = port.cmd.compute_cycles;
+  f->record.flags = port.cmd.flags;
   m_engine_busy[engine] = false;
   if (m_queues[engine].empty()) m_idle_since[engine] = m_clock.cycle_of(sc_core::sc_time_stamp() + delay);
   complete(*f, delay);
@@ -387,12 +389,26 @@ std::shared_ptr<BundleDispatcher::InFlight> BundleDispatcher::new_in_flight() {
 
 void BundleDispatcher::retire(std::uint64_t cycle) {
   while (!m_reorder.empty() && m_reorder.front()->done) {
-    m_state.raise_status(m_reorder.front()->record->flags);
-    ++m_retired_records;
+    m_state.raise_status(m_reorder.front()->record.flags);
+    count_retired(m_reorder.front()->record);
     m_retired.push_back(std::move(m_reorder.front()));
     m_reorder.pop_front();
   }
   m_trace_reorder.set_at(m_reorder.size(), m_clock.cycle_ps(cycle));
+}
+
+void BundleDispatcher::count_retired(BundleRecord& rec) {
+  RetiredBundles& r = m_retired_bundles;
+  ++r.total;
+  r.committed += rec.outcome == BundleRecord::Outcome::Committed ? 1 : 0;
+  r.noop += rec.outcome == BundleRecord::Outcome::Noop ? 1 : 0;
+  r.macs += rec.macs;
+  if (!rec.skipped_checks.empty()) {
+    ++r.skipping_bundles;
+    for (const std::string& check : rec.skipped_checks)
+      if (m_skipped_seen.insert(check).second) r.skipped_checks.push_back(check);
+  }
+  if (rec.outcome == BundleRecord::Outcome::Faulted) r.fault = std::move(rec);
 }
 
 }  // namespace ptosim::engines

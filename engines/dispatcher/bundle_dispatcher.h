@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,7 @@
 
 namespace ptosim::engines {
 
-/// One retired bundle.
+/// One bundle's outcome, built as the bundle goes through the dispatcher.
 struct BundleRecord {
   std::uint64_t id = 0;
   std::string op;
@@ -35,57 +36,22 @@ struct BundleRecord {
   std::optional<model::Fault> fault;
   model::SourceLoc loc;
   model::NumericFlags flags = 0;
-  std::uint64_t compute_cycles = 0;
   std::uint64_t macs = 0;
   std::vector<std::string> skipped_checks;
 };
 
-/// Bundle records in blocks of many: a record never moves once appended (an in-flight bundle
-/// builds its own in place), and a block is allocated once per kBlockRecords records, where a
-/// deque of records this size allocates one per two.
-class RecordLog {
- public:
-  BundleRecord& append() {
-    if (m_size % kBlockRecords == 0) m_blocks.push_back(std::make_unique<BundleRecord[]>(kBlockRecords));
-    return (*this)[m_size++];
-  }
-  BundleRecord& operator[](std::size_t i) { return m_blocks[i / kBlockRecords][i % kBlockRecords]; }
-  const BundleRecord& operator[](std::size_t i) const { return m_blocks[i / kBlockRecords][i % kBlockRecords]; }
-
- private:
-  static constexpr std::size_t kBlockRecords = 64;
-  std::vector<std::unique_ptr<BundleRecord[]>> m_blocks;
-  std::size_t m_size = 0;
-};
-
-/// The records of the retired bundles, in program order.
-class RetiredRecords {
- public:
-  class Iterator {
-   public:
-    Iterator(const RecordLog& log, std::size_t index) : m_log(&log), m_index(index) {}
-    const BundleRecord& operator*() const { return (*m_log)[m_index]; }
-    const BundleRecord* operator->() const { return &(*m_log)[m_index]; }
-    Iterator& operator++() {
-      ++m_index;
-      return *this;
-    }
-    bool operator==(const Iterator& o) const { return m_index == o.m_index; }
-    bool operator!=(const Iterator& o) const { return m_index != o.m_index; }
-
-   private:
-    const RecordLog* m_log;
-    std::size_t m_index;
-  };
-
-  RetiredRecords(const RecordLog& records, std::size_t count) : m_records(records), m_count(count) {}
-  Iterator begin() const { return {m_records, 0}; }
-  Iterator end() const { return {m_records, m_count}; }
-  std::size_t size() const { return m_count; }
-
- private:
-  const RecordLog& m_records;
-  std::size_t m_count;
+/// What the retired bundles add up to, counted as they retire: the dispatcher keeps no record per
+/// bundle, so a run's memory does not grow with its length.
+struct RetiredBundles {
+  std::uint64_t total = 0;
+  std::uint64_t committed = 0;
+  std::uint64_t noop = 0;
+  std::optional<BundleRecord> fault;  ///< the faulting bundle's record: a fault ends the run
+  std::uint64_t macs = 0;             ///< CUBE multiply-accumulates
+  /// The value checks timing-only preflight skipped, each once in program order, and how many
+  /// bundles skipped any.
+  std::vector<std::string> skipped_checks;
+  std::uint64_t skipping_bundles = 0;
 };
 
 struct DispatcherStats {
@@ -117,7 +83,7 @@ class BundleDispatcher : public sc_core::sc_module {
   model::TileState& state() { return m_state; }
   const model::TileState& state() const { return m_state; }
 
-  RetiredRecords records() const { return {m_records, m_retired_records}; }
+  const RetiredBundles& retired() const { return m_retired_bundles; }
   const DispatcherStats& stats() const { return m_stats; }
   bool finished() const { return m_finished; }
   /// Cycle at which the program fully retired (valid once finished()).
@@ -149,6 +115,8 @@ class BundleDispatcher : public sc_core::sc_module {
   /// Retires what can retire, as of cycle `cycle` (now, or ahead: see complete).
   void retire(std::uint64_t cycle);
   void record_immediate(std::shared_ptr<InFlight> f);
+  /// Counts a retiring bundle's record into m_retired_bundles (it may take the record's contents).
+  void count_retired(BundleRecord& rec);
   /// A fresh in-flight entry: a retired one nothing holds any more, reset, else a new one.
   std::shared_ptr<InFlight> new_in_flight();
   bool sources_ready(const model::Bundle& b) const;
@@ -213,9 +181,8 @@ class BundleDispatcher : public sc_core::sc_module {
   sc_core::sc_event m_queue_event[2];
   sc_core::sc_event m_progress;  ///< a command completed or retired
   bool m_awaiting_progress = false;
-  /// Every dispatched bundle's, in program order: the first m_retired_records are the retired ones'.
-  RecordLog m_records;
-  std::size_t m_retired_records = 0;
+  RetiredBundles m_retired_bundles;
+  std::set<std::string> m_skipped_seen;  ///< m_retired_bundles.skipped_checks, to find the new ones
   DispatcherStats m_stats;
   std::uint64_t m_next_id = 0;
   bool m_finished = false;

@@ -638,7 +638,7 @@ int simulate(const RunOptions& o) {
     const auto now = std::chrono::steady_clock::now();
     slice.took(std::chrono::duration<double>(now - before).count());
     if (!top.dispatcher.finished())
-      progress.update(now, clock.to_cycles(sc_core::sc_time_stamp()), top.dispatcher.records().size());
+      progress.update(now, clock.to_cycles(sc_core::sc_time_stamp()), top.dispatcher.retired().total);
   }
   progress.finish();
   // Writing the outputs is not interrupted half-way: a signal from now on ends the process, except
@@ -649,7 +649,7 @@ int simulate(const RunOptions& o) {
     // written, and the other outputs stay as they were. sc_main then ends the process by the
     // signal, so a shell loop around ptosim stops too.
     const std::uint64_t cycle = clock.to_cycles(sc_core::sc_time_stamp());
-    std::cerr << "ptosim run: interrupted at cycle " << cycle << " (" << top.dispatcher.records().size()
+    std::cerr << "ptosim run: interrupted at cycle " << cycle << " (" << top.dispatcher.retired().total
               << " bundles retired)";
     if (!o.vcd.empty() && recorder.close(cycle * config.params.clock.period_ps))
       std::cerr << "; the trace up to there is in " << o.vcd;
@@ -721,22 +721,11 @@ int simulate(const RunOptions& o) {
       }
   }
 
-  std::uint64_t committed = 0, noop = 0;
-  const engines::BundleRecord* faulted = nullptr;
-  // Timing only: the value checks skipped, each once in program order, and how many bundles skipped any.
-  std::vector<std::string> skipped;
-  std::set<std::string> skipped_seen;
-  std::uint64_t skipping_bundles = 0;
-  for (const auto& rec : top.dispatcher.records()) {
-    committed += rec.outcome == engines::BundleRecord::Outcome::Committed;
-    noop += rec.outcome == engines::BundleRecord::Outcome::Noop;
-    if (rec.outcome == engines::BundleRecord::Outcome::Faulted) faulted = &rec;
-    skipping_bundles += rec.skipped_checks.empty() ? 0 : 1;
-    for (const std::string& check : rec.skipped_checks)
-      if (skipped_seen.insert(check).second) skipped.push_back(check);
-  }
+  const engines::RetiredBundles& retired = top.dispatcher.retired();
+  const std::optional<engines::BundleRecord>& faulted = retired.fault;
   std::cout << "ptosim run " << o.program << (o.timing_only ? " (timing only)" : "") << "\n";
-  std::cout << "  bundles     " << committed << " committed, " << noop << " no-op, " << (faulted ? 1 : 0) << " faulted\n";
+  std::cout << "  bundles     " << retired.committed << " committed, " << retired.noop << " no-op, " << (faulted ? 1 : 0)
+            << " faulted\n";
   // The clock in GHz, or in MHz below 1 GHz (a 1 us period is 1.00 MHz, not 0.00 GHz).
   const double ghz = 1000.0 / static_cast<double>(config.params.clock.period_ps);
   std::cout << "  simulated   " << total_cycles << " cycles (" << simulated_time(total_cycles * config.params.clock.period_ps)
@@ -759,10 +748,10 @@ int simulate(const RunOptions& o) {
   std::cout << "  SFU         " << util(top.sfu.stats()) << "\n  CUBE        " << util(top.cube.stats()) << "\n";
   if (o.timing_only) {
     std::cout << "  note        timing only: no values computed\n";
-    if (!skipped.empty()) {
+    if (const std::vector<std::string>& skipped = retired.skipped_checks; !skipped.empty()) {
       constexpr std::size_t kListed = 5;
-      std::cout << "  skipped     value-dependent legality checks of " << skipping_bundles << " bundle"
-                << (skipping_bundles == 1 ? "" : "s") << ":\n";
+      std::cout << "  skipped     value-dependent legality checks of " << retired.skipping_bundles << " bundle"
+                << (retired.skipping_bundles == 1 ? "" : "s") << ":\n";
       for (std::size_t i = 0; i < skipped.size() && i < kListed; ++i) std::cout << "                " << skipped[i] << "\n";
       if (skipped.size() > kListed) std::cout << "                and " << skipped.size() - kListed << " more\n";
     }

@@ -219,8 +219,8 @@ TEST_CASE("ptosim exec: a zero-mask bundle is a strict no-op even on unallocated
   CHECK(out["tiles"].empty());
 }
 
-TEST_CASE("ptosim run: records of a program longer than a record block count and report every bundle", "[cli]") {
-  // 150 bundles fill two blocks of records and part of a third; the last one faults.
+TEST_CASE("ptosim run: every retired bundle is counted and the one that faulted is named", "[cli]") {
+  // 150 bundles; the last one faults.
   std::ostringstream p;
   p << ".tile T#1 FP32 cols=8 capacity=256 valid=4x8\n.random T#1 seed=1\n";
   for (int i = 0; i < 149; ++i)
