@@ -38,10 +38,12 @@ struct BundleDispatcher::InFlight {
     fresh.sources.clear();
     fresh.dests.clear();
     plan = std::move(fresh);
-    BundleRecord blank;
-    blank.skipped_checks = std::move(record.skipped_checks);
-    blank.skipped_checks.clear();
-    record = std::move(blank);
+    // Id, op and location are set as every bundle is dispatched; the rest starts over.
+    record.outcome = BundleRecord::Outcome::Committed;
+    record.fault.reset();
+    record.flags = 0;
+    record.macs = 0;
+    record.skipped_checks.clear();
     done = false;
   }
 };

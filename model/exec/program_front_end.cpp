@@ -47,7 +47,7 @@ bool ProgramFrontEnd::replay(FetchedBundle& item) {
     const std::size_t n = block.count;
     if (n > m_program.size() - m_pos) continue;
     std::size_t i = 0;
-    while (i < n && m_program[m_pos + i].body == m_program[block.first + i].body) ++i;
+    while (i < n && same_body(m_program[m_pos + i].body, m_program[block.first + i].body)) ++i;
     if (i < n) continue;
     block.bundle.loc = m_program[m_pos + block.start_offset].loc;
     block.bundle.index = m_builder.count_replayed_block();
