@@ -144,20 +144,26 @@ TEST_CASE("round trip of every legal form", "[bundle]") {
   }
 }
 
-// The ProgramFrontEnd replays a block when its instructions' bodies are equal, so operator== must
-// tell apart any two bodies that encode differently: every field counts.
+// The ProgramFrontEnd replays a block when its instructions' bodies are the same (same_body, the
+// variant's == unrolled), so both must tell apart any two bodies that encode differently: every
+// field counts, and bodies of different forms differ.
 TEST_CASE("instruction bodies are equal exactly when their encodings are", "[bundle]") {
-  for (const InstructionBody& body : legal_forms()) {
+  const std::vector<InstructionBody> forms = legal_forms();
+  for (const InstructionBody& body : forms) {
     const Result<Encoding> e = encode(body);
     REQUIRE(e.ok());
     const InstructionBody copy = body;
     CHECK(copy == body);
+    CHECK(same_body(copy, body));
     for (unsigned bit = 0; bit < e->width_bits; ++bit) {
       const std::uint64_t flipped = e->bits ^ (std::uint64_t{1} << bit);
       if (unit_length_bits(static_cast<std::uint16_t>(flipped)) != e->width_bits) continue;
       INFO(disassemble(body) << " with bit " << bit << " flipped");
-      CHECK_FALSE(decode(flipped, e->width_bits) == body);
+      const InstructionBody other = decode(flipped, e->width_bits);
+      CHECK_FALSE(other == body);
+      CHECK_FALSE(same_body(other, body));
     }
+    for (const InstructionBody& form : forms) CHECK(same_body(form, body) == (form == body));
   }
 }
 
