@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/bundle/assembler.h"
 
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -25,7 +26,14 @@ struct Token {
   int column = 1;  ///< 1-based
 };
 
-bool is_word_char(char c) { return ascii_alnum(c) || c == '_' || c == '.' || c == '#'; }
+/// Characters of words (mnemonics, names, numbers), by byte: the tokenizer asks it of nearly
+/// every character of a program.
+constexpr std::array<bool, 256> kWordChars = [] {
+  std::array<bool, 256> word{};
+  for (int c = 0; c < 256; ++c) word[c] = ascii_alnum(static_cast<char>(c)) || c == '_' || c == '.' || c == '#';
+  return word;
+}();
+bool is_word_char(char c) { return kWordChars[static_cast<unsigned char>(c)]; }
 
 /// Parses decimal or 0x-prefixed hexadecimal text.
 std::optional<unsigned long long> parse_number(std::string_view text) {
@@ -50,7 +58,6 @@ class LineParser {
       : m_line(line), m_tokens(tokens) {
     m_loc.file = file;
     m_loc.line = line_no;
-    m_tokens.clear();
   }
 
   /// Tokenizes and parses; false on error. An empty line yields no instruction.
@@ -81,14 +88,14 @@ class LineParser {
       } else if (is_word_char(c)) {
         std::size_t j = i;
         while (j < m_line.size() && is_word_char(m_line[j])) ++j;
-        m_tokens.push_back({Tok::Word, m_line.substr(i, j - i), column});
+        add({Tok::Word, m_line.substr(i, j - i), column});
         i = j;
       } else if (c == '-' && i + 1 < m_line.size() && m_line[i + 1] == '>') {
-        m_tokens.push_back({Tok::Arrow, m_line.substr(i, 2), column});
+        add({Tok::Arrow, m_line.substr(i, 2), column});
         i += 2;
       } else if (c == ',' || c == '=' || c == '<' || c == '>') {
         const Tok kind = c == ',' ? Tok::Comma : c == '=' ? Tok::Equals : c == '<' ? Tok::Less : Tok::Greater;
-        m_tokens.push_back({kind, m_line.substr(i, 1), column});
+        add({kind, m_line.substr(i, 1), column});
         ++i;
       } else {
         char what[32];
@@ -99,9 +106,17 @@ class LineParser {
         return fail(column, std::string("unexpected character ") + what);
       }
     }
-    m_tokens.push_back({Tok::End, {}, static_cast<int>(i) + 1});
+    add({Tok::End, {}, static_cast<int>(i) + 1});
     return true;
   }
+  /// Appends a token. The lent tokens are overwritten in place (a vector's append checks and may
+  /// grow its capacity per token); they grow only past the most any line before had.
+  void add(const Token& t) {
+    if (m_count == m_tokens.size()) grow_tokens();
+    m_tokens[m_count++] = t;
+  }
+  /// Out of line, so that add stays small enough to inline.
+  [[gnu::noinline]] void grow_tokens() { m_tokens.resize(2 * m_tokens.size() + 16); }
 
   const Token& peek() const { return m_tokens[m_pos]; }
   const Token& next() {
@@ -592,7 +607,8 @@ class LineParser {
 
   std::string_view m_line;
   SourceLoc m_loc;
-  std::vector<Token>& m_tokens;
+  std::vector<Token>& m_tokens;  ///< the line's are the first m_count; an End token ends them
+  std::size_t m_count = 0;
   std::size_t m_pos = 0;
   std::optional<AsmError> m_error;
   std::optional<Instruction> m_instruction;

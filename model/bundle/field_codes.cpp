@@ -20,7 +20,7 @@ std::optional<unsigned> parse_decimal(std::string_view text) {
 }
 
 struct NamedCode {
-  const char* name;
+  std::string_view name;  ///< measured once: the assembler looks names up on every line
   unsigned code;
 };
 
@@ -70,7 +70,7 @@ std::optional<unsigned> parse_data_type(std::string_view text) {
 
 const char* datr_layout_name(unsigned code) {
   for (const NamedCode& l : kLayouts)
-    if (l.code == code) return l.name;
+    if (l.code == code) return l.name.data();  // a literal: NUL-terminated
   return nullptr;
 }
 

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstddef>
 
+#include "model/common/text.h"
+
 namespace ptosim::model {
 
 namespace {
@@ -122,8 +124,9 @@ constexpr auto kTeplIndex = index_of<kTeplSelectors>(
 const OperationInfo& operation_info(Operation op) { return kOps[static_cast<int>(op)]; }
 
 std::optional<Operation> operation_from_mnemonic(std::string_view mnemonic) {
-  for (const OperationInfo& i : kOps)
-    if (mnemonic == i.mnemonic) return i.op;
+  static constexpr auto kMnemonics = names_of(kOps, [](const OperationInfo& i) { return i.mnemonic; });
+  for (std::size_t k = 0; k < kMnemonics.size(); ++k)
+    if (mnemonic == kMnemonics[k]) return kOps[k].op;
   return std::nullopt;
 }
 
@@ -143,8 +146,9 @@ const TeplSelectorInfo* tepl_selector(unsigned mode, unsigned function) {
 }
 
 const TeplSelectorInfo* tepl_selector_by_name(std::string_view name) {
-  for (const TeplSelectorInfo& i : kTepl)
-    if (name == i.name) return &i;
+  static constexpr auto kNames = names_of(kTepl, [](const TeplSelectorInfo& i) { return i.name; });
+  for (std::size_t k = 0; k < kNames.size(); ++k)
+    if (name == kNames[k]) return &kTepl[k];
   return nullptr;
 }
 

@@ -2,6 +2,8 @@
 // Small text helpers shared by the parsers of model/ (mnemonics, type names, value literals).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -19,6 +21,16 @@ inline bool iequal(std::string_view a, std::string_view b) {
   for (std::size_t i = 0; i < a.size(); ++i)
     if (ascii_upper(a[i]) != ascii_upper(b[i])) return false;
   return true;
+}
+
+/// The names of a table's entries (`name(entry)`, a C string) as string views, measured at
+/// compile time: the assembler looks names up in such tables on every line, and a lookup that
+/// compares lengths first rejects most entries at once instead of measuring each name again.
+template <typename Entry, std::size_t N, typename Name>
+constexpr std::array<std::string_view, N> names_of(const Entry (&table)[N], Name name) {
+  std::array<std::string_view, N> names{};
+  for (std::size_t i = 0; i < N; ++i) names[i] = name(table[i]);
+  return names;
 }
 
 /// `s` in upper case (ASCII).

@@ -23,10 +23,11 @@ std::optional<DataType> data_type_from_code(unsigned code) {
 }
 
 std::optional<DataType> data_type_from_name(std::string_view name) {
-  for (const Info& i : kInfo)
-    if (name == i.name) return i.type;
-  for (const Info& i : kInfo)
-    if (iequal(name, i.name)) return i.type;
+  static constexpr auto kNames = names_of(kInfo, [](const Info& i) { return i.name; });
+  for (std::size_t k = 0; k < kNames.size(); ++k)
+    if (name == kNames[k]) return kInfo[k].type;
+  for (std::size_t k = 0; k < kNames.size(); ++k)
+    if (iequal(name, kNames[k])) return kInfo[k].type;
   return std::nullopt;
 }
 
