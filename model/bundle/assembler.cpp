@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 #include "model/bundle/encoding.h"
@@ -614,18 +615,14 @@ class LineParser {
   std::optional<Instruction> m_instruction;
 };
 
-/// The lines of `text` that are neither blank nor only a comment: an upper bound of its
-/// instructions, which a large program's instruction list is reserved for once.
-std::size_t count_statement_lines(std::string_view text) {
-  std::size_t count = 0;
-  bool blank = true;  // the current line so far
-  for (const char c : text) {
-    if (c == '\n') {
-      blank = true;
-    } else if (blank && c != ' ' && c != '\t' && c != '\r') {
-      blank = false;
-      count += c != ';';
-    }
+/// The lines of `text`: an upper bound of its instructions, which a large program's instruction
+/// list is reserved for once. Counted by memchr, which scans many bytes at a time.
+std::size_t count_lines(std::string_view text) {
+  std::size_t count = 1;
+  const char* const end = text.data() + text.size();
+  for (const char* p = text.data(); p != end; ++p, ++count) {
+    p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    if (!p) break;
   }
   return count;
 }
@@ -639,7 +636,7 @@ Assembly assemble(std::string_view text, const std::string& file_name) {
   const FileName file(file_name);
   int line_no = 0;
   std::vector<Token> tokens;
-  result.instructions.reserve(count_statement_lines(text));
+  result.instructions.reserve(count_lines(text));
   for (std::size_t start = 0; start <= text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
