@@ -539,9 +539,9 @@ class LineParser {
         if (!mask_seen) return fail(t.column, "mask= must come before last");
         if (last_seen) return fail(t.column, "last given twice");
         last_seen = b.last = true;
-      } else if (t.kind == Tok::Word && TileRef::parse(t.text)) {
+      } else if (const std::optional<TileRef> ref = t.kind == Tok::Word ? TileRef::parse(t.text) : std::nullopt) {
         next();
-        const TileRef tile = *TileRef::parse(t.text);
+        const TileRef tile = *ref;
         if (tile.is_shared()) return fail(t.column, std::string(t.text) + " is a Shared tile; bind it with B.IOS");
         if (mask_seen) return fail(t.column, "source tiles come before mask=");
         if (b.source_count == 2) return fail(t.column, "B.IOT takes at most two source tiles");
