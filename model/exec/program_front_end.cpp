@@ -3,6 +3,18 @@
 
 namespace ptosim::model {
 
+namespace {
+
+/// Whether the `n` instructions from `at` have the bodies of the `n` from `first`.
+bool repeats(const std::vector<Instruction>& program, std::size_t first, std::size_t at, std::size_t n) {
+  if (n > program.size() - at) return false;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!same_body(program[at + i].body, program[first + i].body)) return false;
+  return true;
+}
+
+}  // namespace
+
 ProgramFrontEnd::ProgramFrontEnd(std::vector<Instruction> program) : m_program(std::move(program)) {
   m_recent.reserve(kRecentBlocks);  // a lent bundle stays where it is until the next call
 }
@@ -45,10 +57,7 @@ std::optional<FetchedBundle> ProgramFrontEnd::next() {
 bool ProgramFrontEnd::replay(FetchedBundle& item) {
   for (DecodedBlock& block : m_recent) {
     const std::size_t n = block.count;
-    if (n > m_program.size() - m_pos) continue;
-    std::size_t i = 0;
-    while (i < n && same_body(m_program[m_pos + i].body, m_program[block.first + i].body)) ++i;
-    if (i < n) continue;
+    if (!repeats(m_program, block.first, m_pos, n)) continue;
     block.bundle.loc = m_program[m_pos + block.start_offset].loc;
     block.bundle.index = m_builder.count_replayed_block();
     item.bundle = &block.bundle;
@@ -79,8 +88,29 @@ ProgramFrontEnd::DecodedBlock& ProgramFrontEnd::remember(std::size_t first) {
 
 std::optional<BlockFault> first_instruction_fault(const std::vector<Instruction>& program) {
   BlockBuilder builder;
-  for (const Instruction& inst : program)
-    if (FeedResult r = builder.feed(inst); r.fault) return r.fault;
+  // As the front end replays a block whose words repeat one it decoded (next), this skips a block
+  // that repeats the last one read alone from BSTART to BSTOP: it decodes alike, without a fault.
+  std::size_t last_first = 0, last_count = 0;
+  std::size_t pos = 0;
+  while (pos < program.size()) {
+    const bool between_blocks = !builder.active();
+    if (between_blocks && last_count != 0 && repeats(program, last_first, pos, last_count)) {
+      builder.count_replayed_block();
+      pos += last_count;
+      continue;
+    }
+    const std::size_t first = pos;
+    bool completed = false;
+    while (!completed && pos < program.size()) {
+      FeedResult r = builder.feed(program[pos++]);
+      if (r.fault) return r.fault;
+      completed = r.completed.has_value();
+    }
+    if (completed && between_blocks && !builder.active()) {
+      last_first = first;
+      last_count = pos - first;
+    }
+  }
   return builder.finish();
 }
 

@@ -39,7 +39,9 @@ std::string describe(const Bundle& b) {
   return s.str();
 }
 
-TEST_CASE("ProgramFrontEnd: repeated blocks come out as the block builder builds them, then the fault", "[exec]") {
+/// Blocks repeated, interleaved, left open and ended in every way the front end tells apart, then a
+/// BSTOP outside a block.
+std::string repeat_program() {
   const std::string a = "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 128, ->LB0\nB.DIM zero, 128, ->LB1\n"
                         "B.IOT T#1, mask=1111, last, ->U<3>\nBSTOP\n";
   const std::string b = "BSTART.SFU TCOLSUM, FP32\nB.DIM zero, 128, ->LB0\nB.DIM zero, 128, ->LB1\n"
@@ -60,8 +62,11 @@ TEST_CASE("ProgramFrontEnd: repeated blocks come out as the block builder builds
   for (int i = 1; i <= 6; ++i)
     d += "BSTART.SFU TROWSUM, FP32\nB.DIM zero, " + std::to_string(i) + ", ->LB0\nB.DIM zero, 128, ->LB1\n"
          "B.IOT T#1, mask=1111, last, ->U<3>\nBSTOP\n";
-  const std::string text =
-      a + b + a + b + zero + a + c + zero + a + open + a + open + a + a + d + a + b + unclosed + "BSTOP\n";
+  return a + b + a + b + zero + a + c + zero + a + open + a + open + a + a + d + a + b + unclosed + "BSTOP\n";
+}
+
+TEST_CASE("ProgramFrontEnd: repeated blocks come out as the block builder builds them, then the fault", "[exec]") {
+  const std::string text = repeat_program();
   const Assembly assembly = assemble(text, "repeat.s");
   REQUIRE(assembly.errors.empty());
 
@@ -163,6 +168,18 @@ TEST_CASE("first_instruction_fault finds, before anything runs, the fault the fr
   }
   const Assembly clean = assemble(good + good, "f.s");
   CHECK_FALSE(first_instruction_fault(clean.instructions));
+  // It skips a block that repeats the one before, as the front end replays it: through repeats,
+  // open blocks and no-ops it still finds the fault the front end meets, and none in a repeat.
+  const Assembly repeated = assemble(repeat_program(), "repeat.s");
+  REQUIRE(repeated.errors.empty());
+  const auto early = first_instruction_fault(repeated.instructions);
+  const ProgramBlocks built = build_blocks(repeated.instructions);
+  REQUIRE(early);
+  REQUIRE(built.fault);
+  CHECK(early->fault.rule == built.fault->fault.rule);
+  CHECK(format_location(early->loc) == format_location(built.fault->loc));
+  const Assembly repeats_only = assemble(good + good + good + good, "f.s");
+  CHECK_FALSE(first_instruction_fault(repeats_only.instructions));
 }
 
 }  // namespace ptosim::model
