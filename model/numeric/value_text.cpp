@@ -85,6 +85,15 @@ std::optional<std::uint64_t> parse_value(DataType t, std::string_view text) {
 
   // digits [. digits] [e [+-] digits]
   BigUint digits;
+  // Up to nine digits gather in `chunk` before they join `digits` (digits * 10^n + chunk): one
+  // big-integer step per nine digits, not one per digit (.random parses every value it draws).
+  std::uint32_t chunk = 0, chunk_scale = 1;
+  const auto fold_chunk = [&] {
+    digits.mul_small(chunk_scale);
+    digits += BigUint(chunk);
+    chunk = 0;
+    chunk_scale = 1;
+  };
   int exp10 = 0;
   bool any_digit = false;
   int significant = 0;  // digits from the first nonzero one
@@ -99,10 +108,12 @@ std::optional<std::uint64_t> parse_value(DataType t, std::string_view text) {
     if (!std::isdigit(static_cast<unsigned char>(c))) break;
     any_digit = true;
     if (c != '0' || significant > 0) ++significant;
-    digits.mul_small(10);
-    digits += BigUint(static_cast<std::uint64_t>(c - '0'));
+    chunk = chunk * 10 + static_cast<std::uint32_t>(c - '0');
+    chunk_scale *= 10;
+    if (chunk_scale == 1'000'000'000) fold_chunk();
     if (seen_point) --exp10;
   }
+  if (chunk_scale != 1) fold_chunk();
   if (!any_digit) return std::nullopt;
   if (i < s.size()) {
     if (s[i] != 'e' && s[i] != 'E') return std::nullopt;

@@ -118,10 +118,10 @@ std::string exact_text(model::DataType t, std::uint64_t bits) {
 
 /// `text` as an element of type `t`, or nothing with `problem`: not a value of the type (integers
 /// out of range included), or a finite number beyond a floating type's largest finite value.
-std::optional<std::uint64_t> element_value(model::DataType t, const std::string& text, std::string& problem) {
+std::optional<std::uint64_t> element_value(model::DataType t, std::string_view text, std::string& problem) {
   const auto bits = model::numeric::parse_value(t, text);
   if (!bits) {
-    problem = "'" + text + "' is not a " + model::data_type_name(t) + " value";
+    problem = "'" + std::string(text) + "' is not a " + model::data_type_name(t) + " value";
     if (const model::TypeClass c = model::type_class(t);
         c == model::TypeClass::Signed || c == model::TypeClass::Unsigned)
       problem += " (range [" + model::numeric::format_value(t, model::numeric::lowest_finite(t)) + ", " +
@@ -129,7 +129,7 @@ std::optional<std::uint64_t> element_value(model::DataType t, const std::string&
     return std::nullopt;
   }
   if (overflows(t, text, *bits)) {
-    problem = "'" + text + "' overflows " + model::data_type_name(t) + " (largest finite " +
+    problem = "'" + std::string(text) + "' overflows " + model::data_type_name(t) + " (largest finite " +
               exact_text(t, model::numeric::max_finite(t)) + ")";
     return std::nullopt;
   }
@@ -508,9 +508,9 @@ class Parser {
     char text[64];
     auto draw = [&](const auto& next) {
       for (std::uint64_t i = 0; i < count; ++i) {
-        next(text);
+        const std::string_view drawn(text, static_cast<std::size_t>(next(text) - text));
         std::string problem;
-        const auto bits = element_value(t.desc.dtype, text, problem);
+        const auto bits = element_value(t.desc.dtype, drawn, problem);
         if (!bits) return fail(tokens[0].column, "random value: " + problem);
         if (!append_value(t, pes, *bits, tokens[0].column)) return false;
       }
@@ -524,7 +524,8 @@ class Parser {
         if (!bound_fits(t, opts, key, text, tokens[0].column)) return false;
       }
       std::uniform_real_distribution<double> real(lo, hi);  // [min, max)
-      return draw([&](char* out) { std::snprintf(out, sizeof text, "%.17g", real(rng)); });
+      // The text printf's "%.17g" gives, which to_chars writes without parsing a format.
+      return draw([&](char* out) { return std::to_chars(out, out + sizeof text, real(rng), std::chars_format::general, 17).ptr; });
     }
     // Integers: [min, max], a fractional min rounding up and a fractional max down.
     const std::int64_t first = lo_exact ? *lo_exact : static_cast<std::int64_t>(std::ceil(lo));
@@ -534,7 +535,7 @@ class Parser {
         !bound_fits(t, opts, "max", std::to_string(last), tokens[0].column))
       return false;
     std::uniform_int_distribution<std::int64_t> integer(first, last);
-    return draw([&](char* out) { std::snprintf(out, sizeof text, "%lld", static_cast<long long>(integer(rng))); });
+    return draw([&](char* out) { return std::to_chars(out, out + sizeof text, integer(rng)).ptr; });
   }
 
   bool gpr_directive(const std::vector<Token>& tokens) {
