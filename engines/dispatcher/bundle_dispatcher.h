@@ -28,7 +28,8 @@
 
 namespace ptosim::engines {
 
-/// One bundle's outcome, built as the bundle goes through the dispatcher.
+/// One bundle's outcome, built as the bundle goes through the dispatcher (in an in-flight entry
+/// that is reused: a field added here must be reset in InFlight::reset or set on every dispatch).
 struct BundleRecord {
   std::uint64_t id = 0;
   std::string op;

@@ -615,14 +615,21 @@ class LineParser {
   std::optional<Instruction> m_instruction;
 };
 
-/// The lines of `text`: an upper bound of its instructions, which a large program's instruction
-/// list is reserved for once. Counted by memchr, which scans many bytes at a time.
-std::size_t count_lines(std::string_view text) {
-  std::size_t count = 1;
-  const char* const end = text.data() + text.size();
-  for (const char* p = text.data(); p != end; ++p, ++count) {
+/// The lines of `text` that are neither blank nor only a comment: an upper bound of its
+/// instructions, which a large program's instruction list is reserved for once (a program file's
+/// directive lines are blank by then). Lines are found by memchr, which scans many bytes at a time;
+/// only their leading blanks are looked at.
+std::size_t count_statement_lines(std::string_view text) {
+  std::size_t count = 0;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p != end) {
+    while (p != end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+    if (p == end) break;
+    count += *p != '\n' && *p != ';';
     p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
     if (!p) break;
+    ++p;
   }
   return count;
 }
@@ -636,7 +643,7 @@ Assembly assemble(std::string_view text, const std::string& file_name) {
   const FileName file(file_name);
   int line_no = 0;
   std::vector<Token> tokens;
-  result.instructions.reserve(count_lines(text));
+  result.instructions.reserve(count_statement_lines(text));
   for (std::size_t start = 0; start <= text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();

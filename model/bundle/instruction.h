@@ -124,14 +124,15 @@ using InstructionBody = std::variant<BStartTepl, BStartCube, BDim, CBDimi, BDatr
                                      BIos, BStop, CBStop, LBStop, RawUnit>;
 
 /// a == b, as the ProgramFrontEnd asks it of every instruction of every block it replays: the
-/// alternative's comparison is chosen by a switch the compiler inlines, where the variant's own ==
+/// alternative's comparison is chosen by index tests the compiler inlines, where the variant's own ==
 /// calls through a table.
 template <std::size_t I = 0>
 inline bool same_body(const InstructionBody& a, const InstructionBody& b) {
   if constexpr (I + 1 < std::variant_size_v<InstructionBody>) {
     if (a.index() != I) return same_body<I + 1>(a, b);
   }
-  return a.index() == b.index() && *std::get_if<I>(&a) == *std::get_if<I>(&b);
+  const auto *x = std::get_if<I>(&a), *y = std::get_if<I>(&b);
+  return x && y ? *x == *y : a.index() == b.index();  // else both valueless, or different forms
 }
 
 /// One instruction and where it came from.

@@ -227,7 +227,7 @@ TEST_CASE("ptosim run: every retired bundle is counted and the one that faulted 
     p << "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOT T#1, mask=1111, last, ->U<1>\nBSTOP\n";
   p << "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOT N#5, mask=1111, last, ->U<1>\nBSTOP\n";
   const ptosim::test::RunResult r =
-      ptosim::test::run_program("record_blocks", p.str(), "--timing-only --set sfu.bytes_per_cycle=64");
+      ptosim::test::run_program("long_program", p.str(), "--timing-only --set sfu.bytes_per_cycle=64");
   INFO(r.out << r.err);
   CHECK(r.status == 1);
   CHECK(r.out.find("149 committed, 0 no-op, 1 faulted") != std::string::npos);
@@ -236,7 +236,7 @@ TEST_CASE("ptosim run: every retired bundle is counted and the one that faulted 
   CHECK(r.stats["bundles"]["committed"] == 149);
   // The statistics say what ran, how it ended and with which configuration.
   const std::string program = r.stats["program"];
-  CHECK(program == scratch("record_blocks.pto"));
+  CHECK(program == scratch("long_program.pto"));
   CHECK(r.stats["timing_only"] == true);
   CHECK(r.stats["allocation"] == "queue:16");
   CHECK(r.stats["fault"] == nlohmann::json{{"bundle", 149},

@@ -199,6 +199,10 @@ TEST_CASE("fuzz: 100000 random text lines through the assembler", "[bundle][fuzz
   std::mt19937_64 rng(0xA55E3B1E);
   long accepted = 0, rejected = 0, problems = 0;
   std::string first_problem;
+  // Every line again in one text: a line reads as it reads alone, whatever lines came before it
+  // (the assembler reuses its buffers from line to line).
+  std::string all_lines;
+  Assembly alone;
   auto problem = [&](const std::string& what, const std::string& line) {
     if (problems++ == 0) first_problem = what + ": [" + line + "]";
   };
@@ -224,6 +228,15 @@ TEST_CASE("fuzz: 100000 random text lines through the assembler", "[bundle][fuzz
     }
     const Assembly a = assemble(line, "f.s");
     if (a.errors.size() + a.instructions.size() > 1) problem("more than one result for one line", line);
+    all_lines += line + "\n";
+    for (Instruction inst : a.instructions) {
+      inst.loc.line = i + 1;
+      alone.instructions.push_back(inst);
+    }
+    for (AsmError e : a.errors) {
+      e.loc.line = i + 1;
+      alone.errors.push_back(e);
+    }
     if (!a.errors.empty()) {
       ++rejected;
       const AsmError& e = a.errors[0];
@@ -249,6 +262,20 @@ TEST_CASE("fuzz: 100000 random text lines through the assembler", "[bundle][fuzz
   CHECK(problems == 0);
   CHECK(accepted > 10000);
   CHECK(rejected > 30000);
+
+  const Assembly together = assemble(all_lines, "f.s");
+  REQUIRE(together.instructions.size() == alone.instructions.size());
+  REQUIRE(together.errors.size() == alone.errors.size());
+  long differences = 0;
+  for (std::size_t k = 0; k < together.instructions.size(); ++k) {
+    const Instruction &x = together.instructions[k], &y = alone.instructions[k];
+    differences += !(x.body == y.body) || x.loc.line != y.loc.line || x.loc.column != y.loc.column;
+  }
+  for (std::size_t k = 0; k < together.errors.size(); ++k) {
+    const AsmError &x = together.errors[k], &y = alone.errors[k];
+    differences += x.message != y.message || x.loc.line != y.loc.line || x.loc.column != y.loc.column;
+  }
+  CHECK(differences == 0);
 }
 
 }  // namespace
