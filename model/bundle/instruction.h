@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "model/bundle/bundle.h"
@@ -123,16 +124,18 @@ struct RawUnit {
 using InstructionBody = std::variant<BStartTepl, BStartCube, BDim, CBDimi, BDatr, BFpatr, BIor, BIot,
                                      BIos, BStop, CBStop, LBStop, RawUnit>;
 
-/// a == b, as the ProgramFrontEnd asks it of every instruction of every block it replays: the
-/// alternative's comparison is chosen by index tests the compiler inlines, where the variant's own ==
-/// calls through a table.
-template <std::size_t I = 0>
+/// same_body over the alternatives I...: a fold of index tests, which the compiler inlines where
+/// the variant's own == calls through a table.
+template <std::size_t... I>
+inline bool same_body(const InstructionBody& a, const InstructionBody& b, std::index_sequence<I...>) {
+  if (a.index() != b.index()) return false;
+  bool same = a.valueless_by_exception();  // as b is then
+  (void)((a.index() == I && ((same = *std::get_if<I>(&a) == *std::get_if<I>(&b)), true)) || ...);
+  return same;
+}
+/// a == b, as the ProgramFrontEnd asks it of every instruction of every block it replays.
 inline bool same_body(const InstructionBody& a, const InstructionBody& b) {
-  if constexpr (I + 1 < std::variant_size_v<InstructionBody>) {
-    if (a.index() != I) return same_body<I + 1>(a, b);
-  }
-  const auto *x = std::get_if<I>(&a), *y = std::get_if<I>(&b);
-  return x && y ? *x == *y : a.index() == b.index();  // else both valueless, or different forms
+  return same_body(a, b, std::make_index_sequence<std::variant_size_v<InstructionBody>>{});
 }
 
 /// One instruction and where it came from.
