@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Text form of element values: exact decimal parsing and shortest round-trip formatting.
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -22,7 +21,7 @@ std::optional<std::uint64_t> parse_hex(DataType t, std::string_view digits) {
   if (digits.empty() || digits.size() > 16) return std::nullopt;
   std::uint64_t v = 0;
   for (const char c : digits) {
-    const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+    const int d = ascii_digit(c) ? c - '0'
                   : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
                   : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
                                                               : -1;
@@ -105,7 +104,7 @@ std::optional<std::uint64_t> parse_value(DataType t, std::string_view text) {
       seen_point = true;
       continue;
     }
-    if (!std::isdigit(static_cast<unsigned char>(c))) break;
+    if (!ascii_digit(c)) break;
     any_digit = true;
     if (c != '0' || significant > 0) ++significant;
     chunk = chunk * 10 + static_cast<std::uint32_t>(c - '0');
@@ -123,7 +122,7 @@ std::optional<std::uint64_t> parse_value(DataType t, std::string_view text) {
     if (i == s.size()) return std::nullopt;
     long e = 0;
     for (; i < s.size(); ++i) {
-      if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
+      if (!ascii_digit(s[i])) return std::nullopt;
       if (e < 100000) e = e * 10 + (s[i] - '0');
     }
     exp10 += static_cast<int>(exp_negative ? -e : e);
@@ -186,7 +185,7 @@ std::string format_value(DataType t, std::uint64_t bits) {
     digits.clear();
     const char* e = std::strchr(sci, 'e');
     for (const char* c = sci; c != e; ++c)
-      if (std::isdigit(static_cast<unsigned char>(*c))) digits += *c;
+      if (ascii_digit(*c)) digits += *c;
     exp10 = std::atoi(e + 1);
   };
   char buf[48];

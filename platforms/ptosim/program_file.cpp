@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <type_traits>
 
 #include "model/bundle/instruction.h"
 #include "model/common/text.h"
@@ -506,11 +507,20 @@ class Parser {
     std::mt19937_64 rng(seed);
     const std::uint64_t count = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
     char text[64];
+    // A value's text, as a fill of it with .data reads: for floats printf's "%.17g", which
+    // to_chars writes without parsing a format.
+    const auto text_of = [&text](auto value) {
+      std::to_chars_result r{};
+      if constexpr (std::is_floating_point_v<decltype(value)>)
+        r = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 17);
+      else
+        r = std::to_chars(text, text + sizeof text, value);
+      return std::string_view(text, static_cast<std::size_t>(r.ptr - text));
+    };
     auto draw = [&](const auto& next) {
       for (std::uint64_t i = 0; i < count; ++i) {
-        const std::string_view drawn(text, static_cast<std::size_t>(next(text) - text));
         std::string problem;
-        const auto bits = element_value(t.desc.dtype, drawn, problem);
+        const auto bits = element_value(t.desc.dtype, text_of(next()), problem);
         if (!bits) return fail(tokens[0].column, "random value: " + problem);
         if (!append_value(t, pes, *bits, tokens[0].column)) return false;
       }
@@ -519,23 +529,20 @@ class Parser {
     if (floating) {
       if (!(lo < hi))
         return fail(tokens[0].column, ".random: floats are drawn from [min, max), empty unless min < max");
-      for (auto [key, value] : {std::pair{"min", lo}, {"max", hi}}) {
-        std::snprintf(text, sizeof text, "%.17g", value);
-        if (!bound_fits(t, opts, key, text, tokens[0].column)) return false;
-      }
+      for (auto [key, value] : {std::pair{"min", lo}, {"max", hi}})
+        if (!bound_fits(t, opts, key, std::string(text_of(value)), tokens[0].column)) return false;
       std::uniform_real_distribution<double> real(lo, hi);  // [min, max)
-      // The text printf's "%.17g" gives, which to_chars writes without parsing a format.
-      return draw([&](char* out) { return std::to_chars(out, out + sizeof text, real(rng), std::chars_format::general, 17).ptr; });
+      return draw([&] { return real(rng); });
     }
     // Integers: [min, max], a fractional min rounding up and a fractional max down.
     const std::int64_t first = lo_exact ? *lo_exact : static_cast<std::int64_t>(std::ceil(lo));
     const std::int64_t last = hi_exact ? *hi_exact : static_cast<std::int64_t>(std::floor(hi));
     if (first > last) return fail(tokens[0].column, ".random: no integer in [min, max]");
-    if (!bound_fits(t, opts, "min", std::to_string(first), tokens[0].column) ||
-        !bound_fits(t, opts, "max", std::to_string(last), tokens[0].column))
+    if (!bound_fits(t, opts, "min", std::string(text_of(first)), tokens[0].column) ||
+        !bound_fits(t, opts, "max", std::string(text_of(last)), tokens[0].column))
       return false;
     std::uniform_int_distribution<std::int64_t> integer(first, last);
-    return draw([&](char* out) { return std::to_chars(out, out + sizeof text, integer(rng)).ptr; });
+    return draw([&] { return integer(rng); });
   }
 
   bool gpr_directive(const std::vector<Token>& tokens) {
