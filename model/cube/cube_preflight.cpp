@@ -419,11 +419,11 @@ class CubePreflight {
     return not_cube(s, role, problem);
   }
   /// The location first, then the descriptor.
-  static Fault not_cube(const SourceOperand& s, const char* role, std::optional<std::string_view> problem) {
+  static Fault not_cube(const SourceOperand& s, const char* role, const std::optional<DescriptorProblem>& problem) {
     if (s.desc.location != Location::Matrix)
       return legality(std::string(role) + " " + s.ref.name() + " must be in location Matrix, not " +
                       location_name(s.desc.location));
-    return legality(std::string(role) + " " + s.ref.name() + " descriptor: " + std::string(*problem));
+    return legality(std::string(role) + " " + s.ref.name() + " descriptor: " + std::string(problem->rule));
   }
 
   /// TileMatrixMLayoutLegal: CUBE_M16 holds M <= 16 rows, CUBE_M32 M <= 32.
@@ -647,7 +647,7 @@ class CubePreflight {
     d.desc.cols = storage.cols;
     if (auto problem = descriptor_problem(d.desc))
       return fault(FaultCode::TileAllocation, "D (" + shape(a.m, a.n) + " " + data_type_name(a.out_dtype) + ", " +
-                                                  std::to_string(d.desc.capacity_bytes) + " B): " + std::string(*problem));
+                                                  std::to_string(d.desc.capacity_bytes) + " B): " + std::string(problem->rule));
     d.desc_checked = true;
     m_plan.dests.push_back(d);
     unsigned next = 1;

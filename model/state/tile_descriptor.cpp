@@ -139,26 +139,28 @@ std::uint64_t storage_index(const TileDescriptor& d, std::uint32_t r, std::uint3
   return 0;
 }
 
-std::optional<std::string_view> descriptor_problem(const TileDescriptor& d) {
-  if (d.rows == 0 || d.cols == 0) return "physical rows and columns must be non-zero";
-  if (d.rows > kMaxDimension || d.cols > kMaxDimension) return "dimensions must fit 16 bits";
-  if (d.valid_rows > d.rows || d.valid_cols > d.cols) return "valid rectangle exceeds the physical shape";
+std::optional<DescriptorProblem> descriptor_problem(const TileDescriptor& d) {
+  using Part = DescriptorProblem::Part;
+  if (d.rows == 0 || d.cols == 0) return DescriptorProblem{Part::Shape, "physical rows and columns must be non-zero"};
+  if (d.rows > kMaxDimension || d.cols > kMaxDimension) return DescriptorProblem{Part::Shape, "dimensions must fit 16 bits"};
+  if (d.valid_rows > d.rows || d.valid_cols > d.cols)
+    return DescriptorProblem{Part::ValidShape, "valid rectangle exceeds the physical shape"};
   if (is_cube_layout(d.layout)) {
     const auto cell = cell_shape(d.layout, d.dtype);
     const auto shape = cell ? storage_shape_of(d.layout, *cell, d.valid_rows, d.valid_cols) : std::nullopt;
-    if (!shape) return "the valid shape cannot be held in this CUBE layout for this DataType";
-    if (shape->rows != d.rows || shape->cols != d.cols) return "CELL storage shape does not match the valid shape";
+    if (!shape)
+      return DescriptorProblem{Part::ValidShape, "the valid shape cannot be held in this CUBE layout for this DataType"};
+    if (shape->rows != d.rows || shape->cols != d.cols)
+      return DescriptorProblem{Part::Shape, "CELL storage shape does not match the valid shape"};
     const std::uint64_t cells = (std::uint64_t{d.rows} / cell->rows) * (d.cols / cell->cols);
-    if (cells > kMaxCellCount) return "more than 16384 CELLs";
-    if (cells * kCellBytes > d.capacity_bytes) return "CELL bytes exceed the capacity";
+    if (cells > kMaxCellCount) return DescriptorProblem{Part::ValidShape, "more than 16384 CELLs"};
+    if (cells * kCellBytes > d.capacity_bytes) return DescriptorProblem{Part::Capacity, "CELL bytes exceed the capacity"};
     return std::nullopt;
   }
-  if (!is_pow2(d.cols)) return "physical column count must be a non-zero power of two";
-  if (!d.storage_fits()) return "physical shape exceeds the capacity";
-  if (d.layout == Layout::ZN || d.layout == Layout::NZ) {
-    if (d.rows % 16 != 0 || d.cols % fractal_inner(d.dtype) != 0)
-      return "ZN/NZ layouts need rows % 16 == 0 and 32-byte fractal columns";
-  }
+  if (!is_pow2(d.cols)) return DescriptorProblem{Part::Shape, "physical column count must be a non-zero power of two"};
+  if (!d.storage_fits()) return DescriptorProblem{Part::Capacity, "physical shape exceeds the capacity"};
+  if ((d.layout == Layout::ZN || d.layout == Layout::NZ) && (d.rows % 16 != 0 || d.cols % fractal_inner(d.dtype) != 0))
+    return DescriptorProblem{Part::Layout, "ZN/NZ layouts need rows % 16 == 0 and 32-byte fractal columns"};
   return std::nullopt;
 }
 

@@ -79,8 +79,15 @@ std::optional<CellShape> cube_storage_shape(Layout l, DataType t, std::uint32_t 
 /// Ordinary layouts follow asl TileLinearIndex; CUBE layouts the CELL mapping of cube-cell.asl.
 std::uint64_t storage_index(const TileDescriptor& d, std::uint32_t r, std::uint32_t c);
 
+/// A rule a descriptor breaks, and the part of the descriptor it is about (so that a reader of
+/// descriptors can name the input field at fault).
+struct DescriptorProblem {
+  enum class Part { Shape, ValidShape, Capacity, Layout };
+  Part part;
+  std::string_view rule;
+};
 /// Structural legality of a descriptor (non-zero rows/cols, valid <= physical, Col power of two for
-/// ordinary layouts, storage fits capacity, CUBE CELL rules). Returns a reason when illegal.
-std::optional<std::string_view> descriptor_problem(const TileDescriptor& d);
+/// ordinary layouts, storage fits capacity, CUBE CELL rules). Returns the rule broken when illegal.
+std::optional<DescriptorProblem> descriptor_problem(const TileDescriptor& d);
 
 }  // namespace ptosim::model

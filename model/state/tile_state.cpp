@@ -88,7 +88,7 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
     const char hand = kHandLetters[req.hand];
     if (const auto problem = req.desc_checked ? std::nullopt : descriptor_problem(req.desc))
       return fault(FaultCode::TileAllocation,
-                   std::string("destination in hand ") + hand + " cannot be allocated: " + std::string(*problem));
+                   std::string("destination in hand ") + hand + " cannot be allocated: " + std::string(problem->rule));
     unsigned slot = 0;
     if (m_policy == AllocationPolicy::Asl) {
       bool found = false;

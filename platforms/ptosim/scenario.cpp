@@ -96,8 +96,26 @@ std::string make_input_descriptor(bool shared, model::DataType dtype, std::uint6
              std::to_string(*derived) + ")";
     out.rows = *derived;
   }
-  if (const auto problem = model::descriptor_problem(out)) return std::string("descriptor: ") + std::string(*problem);
-  return "";
+  const auto problem = model::descriptor_problem(out);
+  if (!problem) return "";
+  // The input field at fault: rows and cols are derived (from the capacity, or from a CUBE tile's
+  // valid shape), so a shape problem is named by what they were derived from.
+  const bool cube = model::is_cube_layout(layout);
+  const char* field = "layout";
+  switch (problem->part) {
+    case model::DescriptorProblem::Part::Shape:
+      field = cube ? "valid_rows/valid_cols" : "capacity/cols";
+      break;
+    case model::DescriptorProblem::Part::ValidShape:
+      field = cube ? "valid_rows/valid_cols" : out.valid_rows > out.rows ? "valid_rows" : "valid_cols";
+      break;
+    case model::DescriptorProblem::Part::Capacity:
+      field = "capacity";
+      break;
+    case model::DescriptorProblem::Part::Layout:
+      break;
+  }
+  return std::string(field) + ": " + std::string(problem->rule);
 }
 
 std::string parse_scenario(const Json& doc, Scenario& out) {

@@ -57,6 +57,19 @@ TEST_CASE("Scenario errors name the field", "[scenario]") {
                      "valid_rows": 1, "valid_cols": 1, "data": ["fff"] } ] })").rfind("tiles[0].data[0]:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "FP16", "capacity": 128, "valid_rows": 20,
                      "valid_cols": 4, "layout": "CUBE_M16" } ] })").rfind("tiles[0].valid_rows/valid_cols:", 0) == 0);
+  // Descriptor rules are named by the input field at fault (rows and cols are derived).
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "M#1", "dtype": "FP16", "capacity": 64, "valid_rows": 2,
+                     "valid_cols": 2, "layout": "CUBE_M16", "location": "Matrix" } ] })") ==
+        "tiles[0].capacity: CELL bytes exceed the capacity");
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "U8", "capacity": 128, "cols": 4,
+                     "valid_rows": 33, "valid_cols": 4 } ] })") ==
+        "tiles[0].valid_rows: valid rectangle exceeds the physical shape");
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "U8", "capacity": 128, "cols": 4,
+                     "valid_rows": 1, "valid_cols": 5 } ] })") ==
+        "tiles[0].valid_cols: valid rectangle exceeds the physical shape");
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "U8", "capacity": 128, "cols": 32,
+                     "valid_rows": 1, "valid_cols": 1, "layout": "ZN" } ] })")
+            .rfind("tiles[0].layout: ZN/NZ layouts need", 0) == 0);
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
                      "valid_rows": 1, "valid_cols": 1, "pe_mask": "11" } ] })").rfind("tiles[0].pe_mask:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
