@@ -59,6 +59,8 @@ OJson run_report(TileTop& top, const model::PlatformParams& params, std::uint64_
   const engines::RetiredBundles& retired = top.dispatcher.retired();
   r["bundles"] = OJson{{"total", retired.total}, {"committed", retired.committed}, {"noop", retired.noop},
                        {"faulted", retired.fault ? 1 : 0}};
+  // A timing-only run's legality checks that needed values (none in a full run).
+  r["skipped_value_checks"] = OJson{{"bundles", retired.skipping_bundles}, {"checks", retired.skipped_checks}};
   // The fault that ended the run, as the summary names it.
   if (const auto& fault = retired.fault)
     r["fault"] = OJson{{"bundle", fault->id},

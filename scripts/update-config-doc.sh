@@ -12,7 +12,7 @@ head=$(sed '/^| key | default | unit |/,$d' "$doc")
   echo '| key | default | unit | range | meaning |'
   echo '|---|---|---|---|---|'
   "$ptosim" config --list | awk '{ key = substr($0, 1, 48); val = substr($0, 50, 10); unit = substr($0, 61, 12);
-    range = substr($0, 73, 16); desc = substr($0, 89);
+    range = substr($0, 73, 20); desc = substr($0, 93);
     gsub(/ +$/, "", key); gsub(/ +$/, "", val); gsub(/ +$/, "", unit); gsub(/ +$/, "", range);
     printf("| `%s` | %s | %s | %s | %s |\n", key, val, unit, range, desc) }'
 } > "$doc.new"

@@ -8,9 +8,10 @@ namespace ptosim::traces {
 
 namespace {
 
-// GTKWave trace flags (gtkwave's analyzer.h): decimal 0x04, binary 0x08,
-// right-justify 0x20, translate filter 0x400, group begin 0x800000 / end 0x1000000, closed 0x200.
-constexpr unsigned kDec = 0x24, kBin = 0x28, kFilter = 0x400;
+// GTKWave trace flags (gtkwave's analyzer.h): decimal 0x04, binary 0x08, right-justify 0x20,
+// blank 0x200 (a group's ends are blank traces), file translate filter 0x2000, group begin
+// 0x800000 / end 0x1000000.
+constexpr unsigned kDec = 0x24, kBin = 0x28, kFilter = 0x2000;
 constexpr unsigned kGroupBegin = 0x800200, kGroupEnd = 0x1000200;
 
 std::string flags(unsigned f) {

@@ -227,10 +227,11 @@ inline char* VcdWriter::write_if_changed(char* p, State& s, bool shown) {
 }
 
 void VcdWriter::write_staged() {
-  // The first instant from the window's start opens the body with the values from before it
-  // (even past the window's end: they are the values all through it). Before the window a change
-  // only sets the initial value; after it, it is dropped.
-  if (m_open && !m_body_started && m_now >= m_begin) start_body();
+  // The body opens with the values as of the window's start: a change before it, or at it, only
+  // sets the initial value (so a signal shows one value at that instant). An instant after the
+  // start opens the body first (even past the window's end: the values then hold all through it);
+  // a change after the window is dropped.
+  if (m_open && !m_body_started && m_now > m_begin) start_body();
   const bool shown = m_body_started && m_now <= m_end;
   char* p = room(m_staged_count + 1);  // and a time
   for (std::size_t i = 0; i < m_staged_count; ++i) {
@@ -240,6 +241,7 @@ void VcdWriter::write_staged() {
   }
   used_to(p);
   m_staged_count = 0;
+  if (m_open && !m_body_started && m_now == m_begin) start_body();
 }
 
 void VcdWriter::schedule_ahead(const Scheduled& change) {

@@ -8,6 +8,7 @@
 #include "engines/common/address_map.h"
 #include "engines/common/scoped_extension.h"
 #include "engines/common/burst_train.h"
+#include "model/bundle/operation.h"
 #include "model/plan/preflight_support.h"
 
 namespace ptosim::engines {
@@ -40,6 +41,21 @@ void TileEngine::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 en
   m_dmi.erase(std::remove_if(m_dmi.begin(), m_dmi.end(),
                              [&](const tlm::tlm_dmi& d) { return d.get_start_address() <= end && start <= d.get_end_address(); }),
               m_dmi.end());
+}
+
+namespace {
+
+std::uint64_t traced_opcode(model::Operation op) { return static_cast<std::uint64_t>(op) + 1; }
+
+}  // namespace
+
+std::vector<std::pair<unsigned, std::string>> TileEngine::traced_opcode_names() {
+  std::vector<std::pair<unsigned, std::string>> names{{0, "none"}};
+  for (int i = 0; i < model::kOperationCount; ++i) {
+    const auto op = static_cast<model::Operation>(i);
+    names.emplace_back(static_cast<unsigned>(traced_opcode(op)), model::operation_mnemonic(op));
+  }
+  return names;
 }
 
 void TileEngine::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
@@ -154,7 +170,7 @@ sc_core::sc_time TileEngine::execute(EngineCommand& cmd) {
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   const bool from_idle = m_stats.commands == 0 || start > m_last_done;
   m_busy.set(1, Clocked::now_ps);
-  m_opcode.set(static_cast<std::uint64_t>(plan.op), Clocked::now_ps);
+  m_opcode.set(traced_opcode(plan.op), Clocked::now_ps);
   m_bundle.set(cmd.bundle_id, Clocked::now_ps);
 
   std::array<int, model::kPeCount> pes{};

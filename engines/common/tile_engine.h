@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -65,6 +66,9 @@ class TileEngine : public sc_core::sc_module {
   const EngineStats& stats() const { return m_stats; }
   /// Declares this engine's traced signals (busy, opcode, bundle id) under `scope`.
   void trace_to(traces::VcdRecorder& rec, const std::string& scope);
+  /// The traced `opcode` signal's values and their names (for a viewer's translate filter): 0 is
+  /// "none", before the engine's first command, so an operation's value is its code plus one.
+  static std::vector<std::pair<unsigned, std::string>> traced_opcode_names();
 
  protected:
   /// Compute time of a command; `from_idle` when the engine had nothing to do just before it.

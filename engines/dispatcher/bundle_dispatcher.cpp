@@ -108,6 +108,17 @@ BundleDispatcher::BundleDispatcher(sc_core::sc_module_name name, const model::Di
 
 BundleDispatcher::~BundleDispatcher() = default;
 
+std::vector<std::pair<unsigned, std::string>> BundleDispatcher::traced_state_names() {
+  return {{static_cast<unsigned>(State::Idle), "Idle"},
+          {static_cast<unsigned>(State::Decode), "Decode"},
+          {static_cast<unsigned>(State::WaitDependency), "WaitDependency"},
+          {static_cast<unsigned>(State::Preflight), "Preflight"},
+          {static_cast<unsigned>(State::WaitQueue), "WaitQueue"},
+          {static_cast<unsigned>(State::WaitReorder), "WaitReorder"},
+          {static_cast<unsigned>(State::Drain), "Drain"},
+          {static_cast<unsigned>(State::Done), "Done"}};
+}
+
 void BundleDispatcher::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
   m_traced = true;
   m_trace_state.attach(&rec, rec.declare(scope, "state", 3));
@@ -144,7 +155,7 @@ void BundleDispatcher::charge_stall(std::uint64_t from, std::uint64_t to, std::u
   if (to <= from) return;
   counter += to - from;
   for (int e = 0; e < 2; ++e)
-    if (!m_engine_busy[e] && m_queues[e].empty() && m_idle_since[e] <= from) m_stats.engine_idle_stall[e][reason] += to - from;
+    if (!m_engine_busy[e] && m_queues[e].empty() && m_idle_since[e] <= from) m_idle_stall_pending[e][reason] += to - from;
 }
 
 void BundleDispatcher::await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end) {
@@ -297,6 +308,10 @@ void BundleDispatcher::dispatch_thread() {
 }
 
 void BundleDispatcher::issue(int engine, std::shared_ptr<InFlight> f) {
+  for (int reason = 0; reason < 2; ++reason) {  // the engine was held back from this command
+    m_stats.engine_idle_stall[engine][reason] += m_idle_stall_pending[engine][reason];
+    m_idle_stall_pending[engine][reason] = 0;
+  }
   if (m_queues[0].empty() && m_queues[1].empty() && !m_engine_busy[0] && !m_engine_busy[1]) {
     m_held = std::move(f);
     return;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -63,7 +64,9 @@ struct DispatcherStats {
   std::uint64_t queue_full_stall_cycles = 0;   ///< waiting for room in an engine queue
   std::uint64_t reorder_full_stall_cycles = 0; ///< waiting for in-order retirement
   /// Per engine (0 SFU, 1 CUBE): cycles it sat idle with an empty queue while the dispatcher was
-  /// stalled on a dependency ([e][0]) or on the other engine's full queue / the reorder buffer ([e][1]).
+  /// stalled on a dependency ([e][0]) or on the other engine's full queue / the reorder buffer ([e][1]),
+  /// counted once the engine is given a command after them: an engine that has no more work to do
+  /// was not held back.
   std::uint64_t engine_idle_stall[2][2] = {{0, 0}, {0, 0}};
 };
 
@@ -92,6 +95,8 @@ class BundleDispatcher : public sc_core::sc_module {
   /// Notified once the program has fully retired (or stopped at a fault).
   const sc_core::sc_event& finished_event() const { return m_finished_event; }
   void trace_to(traces::VcdRecorder& rec, const std::string& scope);
+  /// The traced `state` signal's values and their names (for a viewer's translate filter).
+  static std::vector<std::pair<unsigned, std::string>> traced_state_names();
 
  private:
   enum class State : std::uint8_t { Idle, Decode, WaitDependency, Preflight, WaitQueue, WaitReorder, Drain, Done };
@@ -174,6 +179,8 @@ class BundleDispatcher : public sc_core::sc_module {
   /// Per engine: the cycle it last ran out of work (idle, queue empty). Nothing gives an engine
   /// work while the dispatcher stalls, so an engine idle at a stall's end was idle since then.
   std::uint64_t m_idle_since[2] = {0, 0};
+  /// Idle stalls not yet counted in m_stats.engine_idle_stall: the engine has had no command since.
+  std::uint64_t m_idle_stall_pending[2][2] = {{0, 0}, {0, 0}};
   // A bundle awaiting its sources (await_sources_then_preflight); complete() wakes it.
   const model::Bundle* m_awaited = nullptr;
   std::uint64_t m_awaited_decode_end = 0;

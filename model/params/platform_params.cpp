@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/params/platform_params.h"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace ptosim::model {
 
@@ -11,10 +11,13 @@ namespace {
 constexpr const char* kClassNames[kSfuOpClassCount] = {"row_reduce", "row_minmax", "col_reduce", "col_minmax", "expand",
                                                        "expand_arith", "expand_div", "expand_expdif", "generate"};
 
+// The shortest text that reads back as `v`, in plain digits unless that takes more than the buffer:
+// a value just outside a range never shows rounded into it (as %g would: 1000001 as 1e+06).
 std::string format_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
+  char buf[32];
+  auto written = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+  if (written.ec != std::errc()) written = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, written.ptr);
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ int config_command(const Args& args) {
   }
   for (const model::ParamInfo& p : model::param_table(config.params))
     std::cout << std::left << std::setw(48) << p.key << " " << std::setw(10) << p.get() << " " << std::setw(12) << p.unit
-              << std::setw(16) << p.range_text() << p.description << "\n";
+              << std::setw(20) << p.range_text() << p.description << "\n";
   return 0;
 }
 

@@ -572,7 +572,8 @@ int simulate(const RunOptions& o) {
     const TraceCompanions c = companions_of(shown);
     for (const std::string& f : {c.layout, c.opcodes, c.states})
       if (LateOutput probe; !probe.check(f, error)) {
-        std::cerr << "ptosim run: " << (o.fst.empty() ? "--vcd" : "--fst") << ": " << error << "\n";
+        std::cerr << "ptosim run: " << (o.fst.empty() ? "--vcd" : "--fst") << ": " << error << " (written beside '" << shown
+                  << "')\n";
         return 2;
       }
   }
@@ -663,7 +664,9 @@ int simulate(const RunOptions& o) {
   const std::uint64_t total_cycles = top.dispatcher.finish_cycle();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
-  if (!trace_path.empty()) {
+  // The trace and the files beside it; a failure to write them (exit 3) still leaves the summary
+  // and the statistics of a run that finished.
+  const auto finish_trace = [&]() -> int {
     if (!recorder.close(total_cycles * config.params.clock.period_ps)) {
       std::cerr << "ptosim run: writing trace '" << trace_path << "' failed (disk full?)\n";
       return 3;
@@ -704,22 +707,21 @@ int simulate(const RunOptions& o) {
         return 130;
       }
     }
-    std::vector<std::pair<unsigned, std::string>> ops;
-    for (int i = 0; i < model::kOperationCount; ++i)
-      ops.emplace_back(i, model::operation_mnemonic(static_cast<model::Operation>(i)));
     const TraceCompanions c = companions_of(shown);
     for (const auto& [path, written] :
-         {std::pair{c.opcodes, traces::write_translate_filter(c.opcodes, ops)},
-          std::pair{c.states, traces::write_translate_filter(
-                                  c.states, {{0, "Idle"}, {1, "Decode"}, {2, "WaitDependency"}, {3, "Preflight"},
-                                             {4, "WaitQueue"}, {5, "WaitReorder"}, {6, "Drain"}, {7, "Done"}})},
+         {std::pair{c.opcodes, traces::write_translate_filter(c.opcodes, engines::TileEngine::traced_opcode_names())},
+          std::pair{c.states, traces::write_translate_filter(c.states, engines::BundleDispatcher::traced_state_names())},
           std::pair{c.layout, traces::write_gtkw(c.layout, absolute_path(shown), recorder,
                                                  {{"opcode", absolute_path(c.opcodes)}, {"state", absolute_path(c.states)}})}})
       if (!written) {
         std::cerr << "ptosim run: writing '" << path << "' failed\n";
         return 3;
       }
-  }
+    return 0;
+  };
+  const int trace_status = trace_path.empty() ? 0 : finish_trace();
+  if (trace_status == 130) return 130;
+  interrupts.release();  // also after a failed conversion to FST
 
   const engines::RetiredBundles& retired = top.dispatcher.retired();
   const std::optional<engines::BundleRecord>& faulted = retired.fault;
@@ -782,7 +784,7 @@ int simulate(const RunOptions& o) {
     std::cerr << "ptosim run: --stats: " << error << "\n";
     return 3;
   }
-  return faulted ? 1 : 0;
+  return trace_status != 0 ? trace_status : faulted ? 1 : 0;
 }
 
 }  // namespace

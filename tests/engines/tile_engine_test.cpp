@@ -119,8 +119,8 @@ TEST_CASE("TileEngine: it returns once booked with the rest as annotated delay, 
   CHECK(to_traced.delay == to_plain.delay);
   CHECK(plain.stats().busy_cycles == traced.stats().busy_cycles);
   CHECK(plain.stats().busy_cycles == to_plain.delay.value() / sc_core::sc_time(1, sc_core::SC_NS).value());
-  // The initial value, the rise with the command and the fall when it is done.
-  const std::vector<std::pair<std::uint64_t, char>> expected{{0, '0'}, {0, '1'}, {to_plain.delay.value() / ps, '0'}};
+  // The value at 0, as the command raised it (one value an instant), and the fall when it is done.
+  const std::vector<std::pair<std::uint64_t, char>> expected{{0, '1'}, {to_plain.delay.value() / ps, '0'}};
   CHECK(busy == expected);
 }
 

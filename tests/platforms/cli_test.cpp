@@ -336,9 +336,14 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     CHECK(unknown.status == 2);
     CHECK(unknown.err.find("--trace-modules: unknown module '' in 'cube,,sfu' (expected dispatcher, sfu, cube, "
                            "local_memory, shared_memory)") != std::string::npos);
-    const Outcome full = run("run " + prog + " --quiet --vcd /dev/full");  // opens, but every write fails
+    // The trace opens, but every write fails: the run still reports and writes its statistics.
+    const std::string stats = scratch("trace_full.json");
+    std::remove(stats.c_str());
+    const Outcome full = run("run " + prog + " --vcd /dev/full --stats " + stats);
     CHECK(full.status == 3);
     CHECK(full.err.find("writing trace '/dev/full' failed") != std::string::npos);
+    CHECK(full.out.find("bundles     1 committed") != std::string::npos);
+    CHECK(slurp(stats).find("\"simulated_cycles\"") != std::string::npos);
   }
   SECTION("unknown command") {
     CHECK(run("frobnicate").status == 2);
@@ -397,7 +402,8 @@ TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each
   std::filesystem::create_directory(blocked + ".gtkw");
   const Outcome side = run("run " + prog + " --vcd " + blocked + " --stats " + fresh);
   CHECK(side.status == 2);
-  CHECK(side.err.find("--vcd: cannot write '" + blocked + ".gtkw'") != std::string::npos);
+  CHECK(side.err.find("--vcd: cannot write '" + blocked + ".gtkw': Is a directory (written beside '" + blocked + "')") !=
+        std::string::npos);
   CHECK(side.out.empty());
   CHECK(!std::filesystem::exists(blocked));
   CHECK(!std::filesystem::exists(blocked + ".opcodes.txt"));
@@ -413,10 +419,16 @@ TEST_CASE("ptosim run --timing-only names the value checks it skipped", "[cli]")
   const Outcome full = run("run " + prog);
   CHECK(full.status == 1);
   CHECK(full.out.find("integer zero divisor in broadcast row 1") != std::string::npos);
-  const Outcome timing = run("run " + prog + " --timing-only");
+  const std::string stats = scratch("skip.json");
+  const Outcome timing = run("run " + prog + " --timing-only --stats " + stats);
   CHECK(timing.status == 0);
   CHECK(timing.out.find("  skipped     value-dependent legality checks of 1 bundle:\n"
                         "                integer zero divisor in broadcast source U#2\n") != std::string::npos);
+  // The statistics say so too, for a sweep that reads only them.
+  const auto report = nlohmann::json::parse(slurp(stats));
+  CHECK(report["skipped_value_checks"]["bundles"] == 1);
+  CHECK(report["skipped_value_checks"]["checks"] ==
+        nlohmann::json::array({"integer zero divisor in broadcast source U#2"}));
 }
 
 TEST_CASE("ptosim run --fst: any path is a file name (never shell text) and nothing of the user's is overwritten", "[cli]") {
@@ -537,9 +549,12 @@ TEST_CASE("ptosim run --fst: a failed conversion leaves the FST target as it was
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
   const std::string fst = scratch("precious.fst");
   std::ofstream(fst) << "precious\n";
-  const Outcome r = run("run " + prog + " --quiet --fst " + fst, "PATH=" + bin + ":\"$PATH\"");
+  const std::string stats = scratch("failed_fst.json");
+  std::remove(stats.c_str());
+  const Outcome r = run("run " + prog + " --quiet --fst " + fst + " --stats " + stats, "PATH=" + bin + ":\"$PATH\"");
   CHECK(r.status == 3);
   CHECK(slurp(fst) == "precious\n");
+  CHECK(slurp(stats).find("\"simulated_cycles\"") != std::string::npos);  // the run's results are not lost
   const auto at = r.err.find("the VCD is at ");
   REQUIRE(at != std::string::npos);
   const std::string vcd = r.err.substr(at + 14, r.err.find('\n', at) - at - 14);

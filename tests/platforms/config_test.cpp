@@ -56,7 +56,12 @@ TEST_CASE("Unknown keys, wrong types and out-of-range values are errors naming t
   CHECK(has_error(range.errors, "local_memory.ports: 0 is outside [1, 64]"));
   // Checked before storing: 1e20 does not fit the integer field (it would wrap to an in-range 0).
   const auto huge = load_config("", {"dispatch.decode_cycles=1e20"});
-  CHECK(has_error(huge.errors, "dispatch.decode_cycles: 1e+20 is outside"));
+  CHECK(has_error(huge.errors, "dispatch.decode_cycles: 100000000000000000000 is outside [0, 1000000]"));
+  // A value just outside is shown as given, never rounded into the range it is outside of.
+  const auto just_over = load_config("", {"clock.period_ps=1000001"});
+  CHECK(has_error(just_over.errors, "clock.period_ps: 1000001 is outside [1, 1000000]"));
+  const auto tiny = load_config("", {"sfu.class.row_reduce.startup_cycles=-1e300"});
+  CHECK(has_error(tiny.errors, "sfu.class.row_reduce.startup_cycles: -1e+300 is outside [-1000000, 1000000]"));
   const auto boolean = load_config("", {"sfu.class.generate.cycles_per_repeat=true"});
   CHECK(has_error(boolean.errors, "sfu.class.generate.cycles_per_repeat: expected a number (cycles), got true"));
   const auto bad_json = load_config(write("{ \"clock\": "), {});

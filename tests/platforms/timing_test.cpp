@@ -399,18 +399,32 @@ TEST_CASE("The trace window limits the VCD to the cycles asked for", "[timing]")
   CHECK(late.err.find("--trace-window starts at cycle 5000, after the run ended (cycle 252)") != std::string::npos);
 }
 
-TEST_CASE("The GTKWave save file loads in GTKWave with every traced signal", "[timing][gtkwave]") {
+TEST_CASE("The GTKWave save file loads in GTKWave with every traced signal, opcodes and states by name", "[timing][gtkwave]") {
   const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
   const std::string fst = scratch("gtkw.fst"), log = scratch("gtkw_check.out");
   const auto r = run_program("gtkw", program, "--quiet --fst " + fst);
   REQUIRE(r.status == 0);
-  const std::string tcl = ptosim::test::write_file(
-      "gtkw_check.tcl", "set n [gtkwave::getDisplayedSignals]\nputs \"DISPLAYED [llength $n]\"\ngtkwave::/File/Quit\n");
+  // GTKWave reads the values through the layout's filters: at 0 no engine has had a command; at
+  // 5000 ps (cycle 9) the SFU runs the first bundle, TROWMAX, while the dispatcher decodes the next.
+  const std::string tcl = ptosim::test::write_file("gtkw_check.tcl", R"(set n [gtkwave::getDisplayedSignals]
+puts "DISPLAYED [llength $n]"
+foreach t {0 5000} {
+  gtkwave::setMarker $t
+  foreach s {top.dispatcher.state[2:0] top.sfu.opcode[7:0] top.cube.opcode[7:0]} {
+    puts "AT $t $s [gtkwave::getTraceValueAtMarkerFromName $s]"
+  }
+}
+gtkwave::/File/Quit
+)");
   const int status = std::system(("timeout 120 xvfb-run -a gtkwave -S " + tcl + " " + fst + ".gtkw >" + log + " 2>&1").c_str());
   const std::string out = slurp(log);
   INFO(out);
   CHECK(status == 0);
   CHECK(out.find("DISPLAYED 16") != std::string::npos);
+  for (const char* line : {"AT 0 top.sfu.opcode[7:0] none", "AT 0 top.cube.opcode[7:0] none",
+                           "AT 5000 top.dispatcher.state[2:0] Decode", "AT 5000 top.sfu.opcode[7:0] TROWMAX",
+                           "AT 5000 top.cube.opcode[7:0] none"})
+    CHECK(out.find(line) != std::string::npos);
 }
 
 TEST_CASE("The SFU law's parameters also express the other published fits", "[timing]") {
@@ -598,4 +612,11 @@ TEST_CASE("An engine idle while the dispatcher waits for room in the other engin
   CHECK(waited > 0);
   CHECK(r.stats["engines"]["sfu"]["stall_cycles"]["queue_full"] == waited);
   CHECK(r.stats["engines"]["cube"]["stall_cycles"]["queue_full"] == 0);
+  // Without the SFU bundle the SFU has no work at all: idle, never held back.
+  const auto cube_only = run_program("queue_full_cube_only", program.substr(0, program.rfind("BSTART.SFU")),
+                                     "--quiet --set dispatch.issue_queue_depth=1");
+  REQUIRE(cube_only.status == 0);
+  CHECK(cube_only.stats["dispatcher"]["queue_full_stall_cycles"] > 0);
+  CHECK(cube_only.stats["engines"]["sfu"]["stall_cycles"]["queue_full"] == 0);
+  CHECK(cube_only.stats["engines"]["sfu"]["idle_cycles"] == cube_only.stats["simulated_cycles"]);
 }

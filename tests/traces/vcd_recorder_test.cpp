@@ -51,6 +51,23 @@ TEST_CASE("VcdRecorder: a windowed trace opens with the values from before the w
   CHECK(file.body() == "#100\n$dumpvars\nb101 !\n$end\n#200\nb111 !\n#1000\n");
 }
 
+TEST_CASE("VcdRecorder: the changes at the window's start are its initial values, one value an instant", "[traces]") {
+  const auto threading = GENERATE(Threading::InLine, Threading::OwnThread);
+  const auto begin = GENERATE(std::uint64_t{0}, std::uint64_t{100});
+  const TraceFile file("start");
+  VcdRecorder rec(threading);
+  const int x = rec.declare("top.a", "x", 3);
+  const int y = rec.declare("top.a", "y", 1);
+  REQUIRE(rec.open(file.path, "test", begin, kForever));
+  rec.change(x, 5, begin);
+  rec.change(y, 1, begin);
+  rec.change(x, 7, begin + 10);
+  CHECK(rec.close(begin + 20));
+  const std::string b = std::to_string(begin);
+  CHECK(file.body() == "#" + b + "\n$dumpvars\nb101 !\n1\"\n$end\n#" + std::to_string(begin + 10) + "\nb111 !\n#" +
+                           std::to_string(begin + 20) + "\n");
+}
+
 TEST_CASE("VcdRecorder: signal widths cover their largest value", "[traces]") {
   CHECK(VcdRecorder::width_for(0) == 1);
   CHECK(VcdRecorder::width_for(1) == 1);
