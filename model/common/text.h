@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -31,6 +33,14 @@ constexpr std::array<std::string_view, N> names_of(const Entry (&table)[N], Name
   std::array<std::string_view, N> names{};
   for (std::size_t i = 0; i < N; ++i) names[i] = name(table[i]);
   return names;
+}
+
+/// The bytes a size's unit stands for: B (1), K, KB or KiB (1024), in any case; nothing for
+/// another unit. The assembler's byte sizes and the program file's numbers read units alike.
+inline std::optional<std::uint64_t> byte_unit(std::string_view unit) {
+  if (iequal(unit, "B")) return 1;
+  if (iequal(unit, "K") || iequal(unit, "KB") || iequal(unit, "KiB")) return 1024;
+  return std::nullopt;
 }
 
 /// `s` in upper case (ASCII).

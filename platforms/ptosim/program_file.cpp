@@ -68,15 +68,16 @@ std::optional<std::uint64_t> parse_uint(const std::string& text) {
     base = 16;
     digits = digits.substr(2);
   }
-  std::uint64_t scale = 1;
-  if (base == 10 && digits.size() > 3 && digits.compare(digits.size() - 3, 3, "KiB") == 0) {
-    scale = 1024;
-    digits.resize(digits.size() - 3);
-  } else if (base == 10 && digits.size() > 1 && digits.back() == 'B') {
-    digits.pop_back();
+  std::uint64_t scale = 1;  // a decimal size may name its unit (4KiB, 512B)
+  if (const auto unit_at = digits.find_first_not_of("0123456789"); base == 10 && unit_at != 0 && unit_at != std::string::npos) {
+    const auto unit = model::byte_unit(std::string_view(digits).substr(unit_at));
+    if (!unit) return std::nullopt;
+    scale = *unit;
+    digits.resize(unit_at);
   }
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || v > UINT64_MAX / scale)
+    return std::nullopt;
   return v * scale;
 }
 

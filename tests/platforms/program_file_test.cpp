@@ -116,6 +116,12 @@ TEST_CASE("Directive errors carry file:line:column", "[program]") {
         "p.pto:3:7: error: .tile M#1: the input tiles hold 262272 bytes on PE3, beyond its tile capacity (262144)");
   CHECK(parse_ok(".tile T#1 FP32 cols=64 valid=1x2 capacity=256KiB mask=1000\n.tile T#2 U8 cols=2 valid=1x2 mask=0111\n")
             .tiles.size() == 2);
+  // Sizes take the assembler's units (B, K, KB, KiB, any case), and a size too large to count fails.
+  for (const char* size : {"4096", "4096B", "4K", "4KB", "4kb", "4KiB"})
+    CHECK(parse_ok(std::string(".tile T#1 FP32 cols=64 valid=1x2 capacity=") + size + "\n").tiles[0].desc.capacity_bytes == 4096);
+  for (const char* size : {"4MB", "KiB", "18014398509481988K"})
+    CHECK(parse_error(std::string(".tile T#1 FP32 cols=64 valid=1x2 capacity=") + size + "\n") ==
+          "p.pto:1:43: error: capacity: expected a number");
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.random T#1 sed=5\n").rfind("p.pto:2:13: error: unknown option 'sed'", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 seed=5 1 2\n").find("unknown option 'seed'") != std::string::npos);
   CHECK(parse_error(".tile T#1 FP32 cols=2 valid=1x2\n.random T#1 min=1abc\n").find("min: expected a finite number") !=
