@@ -39,6 +39,11 @@ class ProgramFrontEnd {
   /// valid until the next call: a replayed block is lent, not copied.
   std::optional<FetchedBundle> next();
 
+  /// How far the front end has read: the fraction of the program's instructions consumed.
+  double fraction_read() const {
+    return m_program.empty() ? 1.0 : static_cast<double>(m_pos) / static_cast<double>(m_program.size());
+  }
+
   /// A front end feeds one reader (it is consumed as it runs): true unless another holds it.
   bool claim() { return !std::exchange(m_claimed, true); }
   /// Gives it up again (a reader that took another program before running this one).

@@ -485,14 +485,22 @@ std::string absolute_path(const std::string& path) {
 class ProgressLine {
  public:
   using Clock = std::chrono::steady_clock;
-  explicit ProgressLine(Clock::time_point start) : m_start(start), m_terminal(isatty(STDERR_FILENO) != 0) {}
-  void update(Clock::time_point now, std::uint64_t cycles, std::size_t bundles) {
+  /// Shown from three seconds after `start` (the run's, loading included); the rate counts from
+  /// `simulation_start`.
+  ProgressLine(Clock::time_point start, Clock::time_point simulation_start)
+      : m_start(start), m_simulation_start(simulation_start), m_terminal(isatty(STDERR_FILENO) != 0) {}
+  /// `read` is the fraction of the program the dispatcher has read.
+  void update(Clock::time_point now, std::uint64_t cycles, std::size_t bundles, double read) {
     if (now - m_start < std::chrono::seconds(3)) return;
     if (m_shown && now - m_last < std::chrono::seconds(m_terminal ? 1 : 10)) return;
+    const double seconds = std::chrono::duration<double>(now - m_simulation_start).count();
+    std::ostringstream line;
+    line << "simulated " << cycles << " cycles, " << bundles << " bundles retired (" << std::fixed << std::setprecision(0)
+         << static_cast<double>(bundles) / seconds << " bundles/s), " << std::floor(100.0 * read) << "% of the program read";
     if (m_terminal)
-      std::cerr << "\r  simulated " << cycles << " cycles, " << bundles << " bundles retired" << std::flush;
+      std::cerr << "\r  " << line.str() << "\x1b[K" << std::flush;  // clears what a longer line left
     else
-      std::cerr << "ptosim run: simulated " << cycles << " cycles, " << bundles << " bundles retired" << std::endl;
+      std::cerr << "ptosim run: " << line.str() << std::endl;
     m_last = now;
     m_shown = true;
   }
@@ -502,7 +510,7 @@ class ProgressLine {
   }
 
  private:
-  Clock::time_point m_start, m_last;
+  Clock::time_point m_start, m_simulation_start, m_last;
   bool m_terminal;
   bool m_shown = false;
 };
@@ -631,7 +639,7 @@ int simulate(const RunOptions& o) {
 
   // Run in slices so long simulations can show progress and be interrupted.
   SliceSizer slice;
-  ProgressLine progress(wall_start);
+  ProgressLine progress(wall_start, std::chrono::steady_clock::now());
   while (!top.dispatcher.finished() && !g_interrupted &&
          (sc_core::sc_pending_activity() || sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME)) {
     const auto before = std::chrono::steady_clock::now();
@@ -639,7 +647,8 @@ int simulate(const RunOptions& o) {
     const auto now = std::chrono::steady_clock::now();
     slice.took(std::chrono::duration<double>(now - before).count());
     if (!top.dispatcher.finished())
-      progress.update(now, clock.to_cycles(sc_core::sc_time_stamp()), top.dispatcher.retired().total);
+      progress.update(now, clock.to_cycles(sc_core::sc_time_stamp()), top.dispatcher.retired().total,
+                      front_end.fraction_read());
   }
   progress.finish();
   // Writing the outputs is not interrupted half-way: a signal from now on ends the process, except

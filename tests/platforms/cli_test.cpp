@@ -503,9 +503,10 @@ TEST_CASE("ptosim run: the progress of a long run reaches a log as lines of thei
   if (std::stod(r.out.substr(at + 9)) > 3500) {  // ms: a run that lasted long enough to report
     CHECK(r.err.rfind("ptosim run: simulated ", 0) == 0);
     std::istringstream lines(r.err);
-    const std::string tail = " bundles retired";
+    const std::string tail = "% of the program read";
     for (std::string line; std::getline(lines, line);)
-      CHECK((line.rfind("ptosim run: simulated ", 0) == 0 && line.size() > tail.size() &&
+      CHECK((line.rfind("ptosim run: simulated ", 0) == 0 && line.find(" bundles retired (") != std::string::npos &&
+             line.find(" bundles/s), ") != std::string::npos && line.size() > tail.size() &&
              line.compare(line.size() - tail.size(), tail.size(), tail) == 0));
   }
 }
