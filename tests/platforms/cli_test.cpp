@@ -371,6 +371,10 @@ TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each
   const Outcome dotted = run("run " + prog + " --stats " + stats + " --vcd ./" + stats);  // neither exists yet
   CHECK(dotted.status == 2);
   CHECK(dotted.err.find("--stats and --vcd name the same file") != std::string::npos);
+  // A value may follow its option after '=', as GNU tools take it.
+  const Outcome joined = run("run " + prog + " --quiet --stats=" + stats + " --set=clock.period_ps=500");
+  CHECK(joined.status == 0);
+  CHECK(slurp(stats).find("\"period_ps\": 500") != std::string::npos);
   const Outcome full = run("run " + prog + " --quiet --stats /dev/full");
   CHECK(full.status == 3);
   CHECK(full.err.find("--stats: cannot write '/dev/full': No space left on device") != std::string::npos);
