@@ -26,6 +26,10 @@ int config_command(const Args& args) {
       (args[i] == "--config" ? file : sets.emplace_back()) = args[i + 1];
       ++i;
     } else if (args[i] == "--list") {
+      if (list) {
+        std::cerr << "ptosim config: --list given twice\n";
+        return 2;
+      }
       list = true;
     } else if (args[i] == "--help" || args[i] == "-h") {
       std::cout << "usage: ptosim config [--config FILE] [--set KEY=VALUE]... [--list]\n"

@@ -407,13 +407,27 @@ class Parser {
     if (!contents) return fail(rest[0].column, error);
     const bool raw = path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0;
     if (!raw) {
-      std::istringstream in(*contents);
-      std::string word;
-      while (in >> word) {
+      // Values separated by blanks; one that does not read is named by its own line and column.
+      const std::string_view text = *contents;
+      std::size_t line = 1, line_start = 0;
+      for (std::size_t i = 0; i < text.size();) {
+        if (text[i] == '\n') {
+          ++line;
+          line_start = ++i;
+          continue;
+        }
+        if (std::isspace(static_cast<unsigned char>(text[i]))) {
+          ++i;
+          continue;
+        }
+        const std::size_t end = std::min(text.find_first_of(" \t\r\n\v\f", i), text.size());
         std::string problem;
-        const auto bits = element_value(t.desc.dtype, word, problem);
-        if (!bits) return fail(rest[0].column, path + ": " + problem);
+        const auto bits = element_value(t.desc.dtype, text.substr(i, end - i), problem);
+        if (!bits)
+          return fail(rest[0].column,
+                      path + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) + ": " + problem);
         if (!append_value(t, pes, *bits, rest[0].column)) return false;
+        i = end;
       }
       return true;
     }
@@ -452,7 +466,7 @@ class Parser {
   bool random_bound(const std::string& key, const Token& token, double& real, std::optional<std::int64_t>& integer) {
     const std::string& text = token.text;
     std::string_view digits = text;
-    if (digits.size() > 1 && digits[0] == '+' && std::isdigit(static_cast<unsigned char>(digits[1])))
+    if (digits.size() > 1 && digits[0] == '+' && model::ascii_digit(digits[1]))
       digits.remove_prefix(1);  // from_chars takes no '+'
     const char* last = digits.data() + digits.size();
     std::int64_t exact = 0;

@@ -394,6 +394,7 @@ TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each
   const Outcome config_twice = run("config --config a.json --config b.json");
   CHECK(config_twice.status == 2);
   CHECK(config_twice.err.find("--config given twice") != std::string::npos);
+  CHECK(run("config --list --list").err.find("--list given twice") != std::string::npos);
   // An option is never another option's value: `--stats --hex` misses its file.
   const Outcome swallowed = run("run " + prog + " --stats --hex");
   CHECK(swallowed.status == 2);

@@ -77,6 +77,10 @@ TEST_CASE("Text and raw value files", "[program]") {
   const std::string text = ptosim::test::write_file("values.txt", "1 2\n3 4\n");
   const ProgramFile p = parse_ok(".tile T#1 U16 cols=2 valid=2x2\n.file T#1 " + text + "\n");
   CHECK(p.tiles[0].data[2][3] == 4u);
+  // A value that does not read is named by its line and column in the value file.
+  const std::string bad = ptosim::test::write_file("bad_values.txt", "1 2\n\t3  x\n");
+  CHECK(parse_error(".tile T#1 U16 cols=2 valid=2x2\n.file T#1 " + bad + "\n") ==
+        "p.pto:2:11: error: " + bad + ":2:5: 'x' is not a U16 value (range [0, 65535])");
   const std::string bin = ptosim::test::scratch("values.bin");
   std::ofstream raw(bin, std::ios::binary);
   for (int i = 0; i < 128; ++i) raw.put(static_cast<char>(i));
@@ -251,7 +255,7 @@ TEST_CASE("A finite value beyond a floating type's range is an error naming the 
         "p.pto:2:11: error: '7.75' overflows E2M3 (largest finite 7.5)");
   const std::string big = ptosim::test::write_file("big.txt", "1 2 3e38 4e38\n");
   CHECK(parse_error(".tile T#1 FP32 cols=4 valid=1x4\n.file T#1 " + big + "\n") ==
-        "p.pto:2:11: error: " + big + ": '4e38' overflows FP32 (largest finite 3.4028234663852886e+38)");
+        "p.pto:2:11: error: " + big + ":1:10: '4e38' overflows FP32 (largest finite 3.4028234663852886e+38)");
   // What rounds to the largest finite value, a written infinity and a raw encoding are values.
   const ProgramFile p = parse_ok(
       ".tile T#1 FP32 cols=4 valid=1x4\n.data T#1 3.4028235e38 inf -Infinity 0x7f800000\n"
