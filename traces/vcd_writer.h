@@ -30,8 +30,9 @@ class VcdWriter {
     return w;
   }
 
-  /// Opens the output and writes the header; changes before `window_begin_ps` are folded into the
-  /// initial values, changes after `window_end_ps` are dropped.
+  /// Opens the output and writes the header; changes up to and at `window_begin_ps` are folded into
+  /// the initial values (one value per signal at the window's start), changes after
+  /// `window_end_ps` are dropped.
   bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
             std::uint64_t window_end_ps);
   /// Where the time window opens (0 without one).

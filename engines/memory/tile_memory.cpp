@@ -72,7 +72,9 @@ bool TileMemory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& 
     return false;
   }
   const std::uint64_t base = std::uint64_t{*s} * m_slot_stride.divisor();
-  const sc_core::sc_time latency = m_clock.to_time(model::Cycles(m_instances.front().ports.occupancy(1)));
+  // An access through the pointer costs what one port-width access to idle ports costs (the
+  // router adds its hop); DMI bypasses the port calendars, so it never contends.
+  const sc_core::sc_time latency = m_clock.to_time(model::Cycles(m_instances.front().ports.uncontended_cycles(1)));
   dmi.set_dmi_ptr(m_storage.data(*s));
   dmi.set_start_address(base);
   dmi.set_end_address(base + m_storage.size(*s) - 1);

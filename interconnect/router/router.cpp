@@ -72,6 +72,10 @@ bool Router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&
   const std::uint64_t last_offset = route->range.size - 1;
   dmi.set_start_address(route->range.base + std::min<std::uint64_t>(dmi.get_start_address(), last_offset));
   dmi.set_end_address(route->range.base + std::min<std::uint64_t>(dmi.get_end_address(), last_offset));
+  if (granted) {  // an access through the pointer crosses the router too
+    dmi.set_read_latency(dmi.get_read_latency() + m_hop_latency);
+    dmi.set_write_latency(dmi.get_write_latency() + m_hop_latency);
+  }
   return granted;
 }
 

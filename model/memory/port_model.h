@@ -53,6 +53,8 @@ class MemoryPortModel {
   bool same_bookings_from(std::uint64_t now, const MemoryPortModel& other) const;
 
   std::uint64_t occupancy(std::uint64_t bytes) const { return std::max<std::uint64_t>(1, m_port_width.quotient_up(bytes)); }
+  /// Cycles of an access of `bytes` to idle ports, from arrival to done (occupancy and latency).
+  std::uint64_t uncontended_cycles(std::uint64_t bytes) const { return occupancy(bytes) + m_params.access_latency_cycles; }
   const Counts& counts() const { return m_counts; }
 
  private:

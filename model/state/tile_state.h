@@ -104,6 +104,9 @@ class TileState {
   const LocalTile& local(unsigned index) const { return m_local[physical_index(index)]; }
   /// The physical slot (payload location) an architectural Local index currently names.
   unsigned physical_index(unsigned index) const { return m_order[index / kHandSize][index % kHandSize]; }
+  /// The physical slot of any tile register: a Local one's as physical_index, a Shared one's its
+  /// index (Shared registers are never renamed). The register must exist (TileRef::parse's range).
+  unsigned physical_slot(TileRef ref) const { return ref.is_shared() ? ref.index : physical_index(ref.index); }
   /// Local register by physical slot (stable while its names shift under the queue policy).
   LocalTile& slot(unsigned physical) {
     m_touched_local |= std::uint64_t{1} << physical;

@@ -2,6 +2,7 @@
 // The ptosim subcommands. Each takes the arguments after its name and returns the exit status.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,19 @@
 namespace ptosim::platforms {
 
 using Args = std::vector<std::string>;
+
+/// A command-line word read as an option: "--name=value" is the option "--name" with its value
+/// joined to it, as GNU tools take it (the command says whether the option takes one); any other
+/// word is itself.
+struct OptionWord {
+  std::string name;
+  std::optional<std::string> value;
+};
+inline OptionWord option_word(const std::string& word) {
+  const auto eq = word.find('=');
+  if (word.rfind("--", 0) != 0 || eq == std::string::npos) return {word, std::nullopt};
+  return {word.substr(0, eq), word.substr(eq + 1)};
+}
 
 /// Writes an assembly's errors to stderr, file:line:column each: the first kShownAsmErrors, then
 /// how many more (a mistake repeated through a large program would print a line per bundle).

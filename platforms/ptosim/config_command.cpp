@@ -14,24 +14,30 @@ int config_command(const Args& args) {
   std::vector<std::string> sets;
   bool list = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--config" || args[i] == "--set") {
+    const OptionWord word = option_word(args[i]);
+    const std::string& a = word.name;
+    if (a == "--config" || a == "--set") {
       // A value is never one of the options (`--config --set` misses the file).
-      const bool missing = i + 1 == args.size() || args[i + 1].empty() || args[i + 1] == "--config" ||
-                           args[i + 1] == "--set" || args[i + 1] == "--list" || args[i + 1] == "--help" ||
-                           args[i + 1] == "-h";
-      if (missing || (args[i] == "--config" && !file.empty())) {
-        std::cerr << "ptosim config: " << args[i] << (missing ? " needs a value" : " given twice") << "\n";
+      const bool next = !word.value;
+      const bool missing = next ? i + 1 == args.size() || args[i + 1].empty() || args[i + 1] == "--config" ||
+                                      args[i + 1] == "--set" || args[i + 1] == "--list" || args[i + 1] == "--help" ||
+                                      args[i + 1] == "-h"
+                                : word.value->empty();
+      if (missing || (a == "--config" && !file.empty())) {
+        std::cerr << "ptosim config: " << a << (missing ? " needs a value" : " given twice") << "\n";
         return 2;
       }
-      (args[i] == "--config" ? file : sets.emplace_back()) = args[i + 1];
-      ++i;
-    } else if (args[i] == "--list") {
+      (a == "--config" ? file : sets.emplace_back()) = next ? args[++i] : *word.value;
+    } else if (word.value && (a == "--list" || a == "--help")) {
+      std::cerr << "ptosim config: " << a << " takes no value\n";
+      return 2;
+    } else if (a == "--list") {
       if (list) {
         std::cerr << "ptosim config: --list given twice\n";
         return 2;
       }
       list = true;
-    } else if (args[i] == "--help" || args[i] == "-h") {
+    } else if (a == "--help" || a == "-h") {
       std::cout << "usage: ptosim config [--config FILE] [--set KEY=VALUE]... [--list]\n"
                    "Prints the effective configuration as JSON; --list prints every key with unit, range and meaning.\n";
       return 0;

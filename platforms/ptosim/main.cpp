@@ -17,22 +17,6 @@ void usage(std::ostream& os) {
         "run 'ptosim <command> --help' for a command's options\n";
 }
 
-/// The arguments with every "--option=value" split into "--option" "value", as GNU tools take them.
-ptosim::platforms::Args split_option_values(char** first, char** last) {
-  ptosim::platforms::Args args;
-  for (char** a = first; a != last; ++a) {
-    const std::string arg = *a;
-    const auto eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos && eq > 2) {
-      args.push_back(arg.substr(0, eq));
-      args.push_back(arg.substr(eq + 1));
-    } else {
-      args.push_back(arg);
-    }
-  }
-  return args;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -42,7 +26,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string command = argv[1];
-  const Args args = split_option_values(argv + 2, argv + argc);
+  const Args args(argv + 2, argv + argc);
   if (command == "run") return run_command(args);
   if (command == "exec") return exec_command(args);
   if (command == "config") return config_command(args);

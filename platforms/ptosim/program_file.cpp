@@ -60,25 +60,28 @@ bool starts_directive(std::string_view line) {
   return false;
 }
 
-std::optional<std::uint64_t> parse_uint(const std::string& text) {
-  std::uint64_t v = 0;
+/// A decimal or 0x-prefixed hexadecimal number.
+std::optional<std::uint64_t> parse_uint(std::string_view text) {
   int base = 10;
-  std::string digits = text;
-  if (digits.rfind("0x", 0) == 0 || digits.rfind("0X", 0) == 0) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
     base = 16;
-    digits = digits.substr(2);
+    text.remove_prefix(2);
   }
-  std::uint64_t scale = 1;  // a decimal size may name its unit (4KiB, 512B)
-  if (const auto unit_at = digits.find_first_not_of("0123456789"); base == 10 && unit_at != 0 && unit_at != std::string::npos) {
-    const auto unit = model::byte_unit(std::string_view(digits).substr(unit_at));
-    if (!unit) return std::nullopt;
-    scale = *unit;
-    digits.resize(unit_at);
-  }
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || v > UINT64_MAX / scale)
-    return std::nullopt;
-  return v * scale;
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+/// A size in bytes: a number, or decimal digits with the assembler's units (4KiB, 4K, 512B).
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+  const auto unit_at = text.find_first_not_of("0123456789");
+  if (unit_at == 0 || unit_at == std::string_view::npos || (text.size() > 1 && (text[1] == 'x' || text[1] == 'X')))
+    return parse_uint(text);
+  const auto unit = model::byte_unit(text.substr(unit_at));
+  const auto v = unit ? parse_uint(text.substr(0, unit_at)) : std::nullopt;
+  if (!v || *v > UINT64_MAX / *unit) return std::nullopt;  // a size too large to count is no size
+  return *v * *unit;
 }
 
 /// Whether `text`, which parse_value read as `bits` of floating or scale type `t`, is a finite
@@ -333,7 +336,8 @@ class Parser {
     }
     auto number = [&](const char* key) -> std::optional<std::uint64_t> {
       if (!opts.count(key)) return std::nullopt;
-      return parse_uint(opts.at(key).text);
+      const std::string& text = opts.at(key).text;
+      return std::string_view(key) == "capacity" ? parse_size(text) : parse_uint(text);
     };
     for (const char* key : {"cols", "rows", "capacity"})
       if (opts.count(key) && !number(key)) return fail(opts.at(key).column, std::string(key) + ": expected a number");
@@ -379,7 +383,8 @@ class Parser {
     t.ref = *ref;
     t.loc = model::SourceLoc{m_path, m_line, tokens[0].column};
     const std::string problem =
-        make_input_descriptor(ref->is_shared(), *dtype, capacity, cols, rows, *vr, *vc, layout, location, mask, t.desc);
+        make_input_descriptor(InputFields::TileDirective, ref->is_shared(), *dtype, capacity, cols, rows, *vr, *vc, layout,
+                              location, mask, t.desc);
     if (!problem.empty()) return fail(tokens[1].column, ".tile " + tokens[1].text + ": " + problem);
     // Input tiles are charged like allocated ones: each PE of the mask holds `capacity` bytes.
     for (int pe = 0; pe < model::kPeCount; ++pe) {

@@ -127,29 +127,40 @@ bool distinct_files(const RunOptions& o, std::string& error) {
 
 /// Whether `arg` is one of ptosim run's options: an option's value never is (`--stats --hex` is a
 /// missing value, not a file named --hex).
+bool is_valued_run_option(const std::string& arg) {
+  static const std::set<std::string> kValued = {"--config", "--set",           "--allocation", "--vcd",
+                                                "--fst",    "--trace-window",  "--trace-modules", "--stats"};
+  return kValued.count(arg) != 0;
+}
+
 bool is_run_option(const std::string& arg) {
-  static const std::set<std::string> kOptions = {"--config", "--set",           "--allocation", "--timing-only",
-                                                 "--vcd",    "--fst",           "--trace-window", "--trace-modules",
-                                                 "--stats",  "--hex",           "--quiet",      "--help", "-h"};
-  return kOptions.count(arg) != 0;
+  return is_valued_run_option(arg) || arg == "--timing-only" || arg == "--hex" || arg == "--quiet" || arg == "--help" ||
+         arg == "-h";
 }
 
 bool parse_options(const Args& args, RunOptions& o, std::string& error) {
   std::set<std::string> given;  // options that take one value; each may appear once (--set repeats)
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
+    const OptionWord word = option_word(args[i]);
+    const std::string& a = word.name;
     auto value = [&](std::string& out) {
-      if (i + 1 >= args.size() || args[i + 1].empty() || is_run_option(args[i + 1])) {
-        error = a + " needs a value" + (i + 1 < args.size() && !args[i + 1].empty() ? ", not the option " + args[i + 1] : "");
+      const bool next = !word.value;
+      if (next ? i + 1 >= args.size() || args[i + 1].empty() || is_run_option(args[i + 1]) : word.value->empty()) {
+        error = a + " needs a value" +
+                (next && i + 1 < args.size() && !args[i + 1].empty() ? ", not the option " + args[i + 1] : "");
         return false;
       }
       if (a != "--set" && !given.insert(a).second) {
         error = a + " given twice";
         return false;
       }
-      out = args[++i];
+      out = next ? args[++i] : *word.value;
       return true;
     };
+    if (word.value && !is_valued_run_option(a) && is_run_option(a)) {
+      error = a + " takes no value";
+      return false;
+    }
     if (a == "--config") {
       if (!value(o.config)) return false;
     } else if (a == "--set") {
@@ -201,7 +212,7 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (!a.empty() && a[0] == '-') {
-      error = "unknown option '" + a + "'";
+      error = "unknown option '" + args[i] + "'";
       return false;
     } else if (o.program.empty()) {
       o.program = a;
@@ -729,8 +740,12 @@ int simulate(const RunOptions& o) {
     return 0;
   };
   const int trace_status = trace_path.empty() ? 0 : finish_trace();
-  if (trace_status == 130) return 130;
   interrupts.release();  // also after a failed conversion to FST
+  if (trace_status == 130) return 130;
+  if (g_interrupted) {  // caught (--fst) while a trace that then failed was written: still no statistics
+    std::cerr << "ptosim run: interrupted while the trace was written; no statistics written\n";
+    return 130;
+  }
 
   const engines::RetiredBundles& retired = top.dispatcher.retired();
   const std::optional<engines::BundleRecord>& faulted = retired.fault;

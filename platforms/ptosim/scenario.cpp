@@ -56,10 +56,13 @@ std::string encode_hex(model::DataType t, std::uint64_t bits) {
   return s;
 }
 
-std::string make_input_descriptor(bool shared, model::DataType dtype, std::uint64_t capacity, std::optional<std::uint64_t> cols,
-                                  std::optional<std::uint64_t> rows, std::uint64_t valid_rows, std::uint64_t valid_cols,
-                                  model::Layout layout, model::Location location, model::PeMask mask,
-                                  model::TileDescriptor& out) {
+std::string make_input_descriptor(InputFields fields, bool shared, model::DataType dtype, std::uint64_t capacity,
+                                  std::optional<std::uint64_t> cols, std::optional<std::uint64_t> rows,
+                                  std::uint64_t valid_rows, std::uint64_t valid_cols, model::Layout layout,
+                                  model::Location location, model::PeMask mask, model::TileDescriptor& out) {
+  // The valid shape's fields: valid_rows and valid_cols, or the one valid=RxC.
+  const bool directive = fields == InputFields::TileDirective;
+  const std::string valid_shape = directive ? "valid" : "valid_rows/valid_cols";
   out = model::TileDescriptor{};
   out.dtype = dtype;
   out.layout = layout;
@@ -68,14 +71,14 @@ std::string make_input_descriptor(bool shared, model::DataType dtype, std::uint6
   if (capacity == 0 || capacity > model::kMaxTileBytes)
     return "capacity: must be 1.." + std::to_string(model::kMaxTileBytes) + " bytes";
   if (shared && model::is_cube_layout(layout)) return "layout: Shared tiles never use CUBE layouts";
-  if (valid_rows > model::kMaxDimension || valid_cols > model::kMaxDimension) return "valid_rows/valid_cols: must fit 16 bits";
+  if (valid_rows > model::kMaxDimension || valid_cols > model::kMaxDimension) return valid_shape + ": must fit 16 bits";
   out.capacity_bytes = static_cast<std::uint32_t>(capacity);
   out.valid_rows = static_cast<std::uint32_t>(valid_rows);
   out.valid_cols = static_cast<std::uint32_t>(valid_cols);
   if (model::is_cube_layout(layout)) {
     const auto shape = model::cube_storage_shape(layout, dtype, out.valid_rows, out.valid_cols);
     if (!shape)
-      return std::string("valid_rows/valid_cols: a ") + model::data_type_name(dtype) + " " + model::layout_name(layout) +
+      return valid_shape + ": a " + model::data_type_name(dtype) + " " + model::layout_name(layout) +
              " tile cannot hold a " + std::to_string(valid_rows) + "x" + std::to_string(valid_cols) + " valid shape";
     if (rows && *rows != shape->rows)
       return "rows: " + std::to_string(*rows) + " does not match the CELL storage rows " + std::to_string(shape->rows);
@@ -101,13 +104,13 @@ std::string make_input_descriptor(bool shared, model::DataType dtype, std::uint6
   // The input field at fault: rows and cols are derived (from the capacity, or from a CUBE tile's
   // valid shape), so a shape problem is named by what they were derived from.
   const bool cube = model::is_cube_layout(layout);
-  const char* field = "layout";
+  std::string field = "layout";
   switch (problem->part) {
     case model::DescriptorProblem::Part::Shape:
-      field = cube ? "valid_rows/valid_cols" : "capacity/cols";
+      field = cube ? valid_shape : "capacity/cols";
       break;
     case model::DescriptorProblem::Part::ValidShape:
-      field = cube ? "valid_rows/valid_cols" : out.valid_rows > out.rows ? "valid_rows" : "valid_cols";
+      field = cube || directive ? valid_shape : out.valid_rows > out.rows ? "valid_rows" : "valid_cols";
       break;
     case model::DescriptorProblem::Part::Capacity:
       field = "capacity";
@@ -115,7 +118,7 @@ std::string make_input_descriptor(bool shared, model::DataType dtype, std::uint6
     case model::DescriptorProblem::Part::Layout:
       break;
   }
-  return std::string(field) + ": " + std::string(problem->rule);
+  return field + ": " + std::string(problem->rule);
 }
 
 std::string parse_scenario(const Json& doc, Scenario& out) {
@@ -177,7 +180,7 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
         if (auto e = get_uint(t, key, where, *dst); !e.empty()) return e;
       if (!capacity) return where + ".capacity: required";
       if (!vr || !vc) return where + ".valid_rows/valid_cols: required";
-      if (auto e = make_input_descriptor(tile.ref.is_shared(), *dt, *capacity, cols, rows, *vr, *vc, *lay, *loc, *pm,
+      if (auto e = make_input_descriptor(InputFields::Scenario, tile.ref.is_shared(), *dt, *capacity, cols, rows, *vr, *vc, *lay, *loc, *pm,
                                          tile.desc);
           !e.empty())
         return where + "." + e;

@@ -30,12 +30,17 @@ struct Scenario {
 /// Parses and checks a scenario document; on error returns a message naming the field.
 std::string parse_scenario(const nlohmann::json& doc, Scenario& out);
 
+/// Where an input tile's fields come from, which names them in errors: a scenario's fields, or a
+/// program file's .tile options (whose valid=RxC gives both valid dimensions).
+enum class InputFields { Scenario, TileDirective };
+
 /// Builds a descriptor for a Local or (`shared`) Shared input tile from its fields (rows optional,
-/// checked against the capacity rule or the CELL rule); returns an error message or "".
-std::string make_input_descriptor(bool shared, model::DataType dtype, std::uint64_t capacity, std::optional<std::uint64_t> cols,
-                                  std::optional<std::uint64_t> rows, std::uint64_t valid_rows, std::uint64_t valid_cols,
-                                  model::Layout layout, model::Location location, model::PeMask mask,
-                                  model::TileDescriptor& out);
+/// checked against the capacity rule or the CELL rule); returns an error message, starting with
+/// the field at fault, or "".
+std::string make_input_descriptor(InputFields fields, bool shared, model::DataType dtype, std::uint64_t capacity,
+                                  std::optional<std::uint64_t> cols, std::optional<std::uint64_t> rows,
+                                  std::uint64_t valid_rows, std::uint64_t valid_cols, model::Layout layout,
+                                  model::Location location, model::PeMask mask, model::TileDescriptor& out);
 
 /// One entry of the output's bundles[] array.
 struct ScenarioBundle {

@@ -323,9 +323,10 @@ TEST_CASE("Router: decodes half-open ranges and rejects unmapped and overlapping
   CHECK(probe.socket->transport_dbg(gp) == 0);
 }
 
-TEST_CASE("Router: forwards DMI requests and translates the granted range", "[engines]") {
+TEST_CASE("Router: forwards DMI requests and translates the granted range, its latency the memory's and the hop's",
+          "[engines]") {
   engines::TileMemory low("low", 1, 2, 256, kOnePort, kClock), high("high", 1, 2, 256, kOnePort, kClock);
-  interconnect::Router router("router", sc_core::SC_ZERO_TIME);
+  interconnect::Router router("router", sc_core::sc_time(5, sc_core::SC_NS));
   Probe probe("probe");
   probe.socket.bind(router.target_socket);
   router.initiator_socket.bind(low.target_socket);
@@ -342,6 +343,10 @@ TEST_CASE("Router: forwards DMI requests and translates the granted range", "[en
   CHECK(dmi.get_start_address() == 0x2000 + 256);
   CHECK(dmi.get_end_address() == 0x2000 + 256 + 127);  // the slot's storage so far (grown on demand)
   CHECK(dmi.is_read_write_allowed());
+  // An access as b_transport times one to idle ports: a cycle of occupancy, the memory's latency
+  // (2 cycles of 1 ns) and the router's hop.
+  CHECK(dmi.get_read_latency() == sc_core::sc_time(8, sc_core::SC_NS));
+  CHECK(dmi.get_write_latency() == sc_core::sc_time(8, sc_core::SC_NS));
   dmi.get_dmi_ptr()[10] = 42;  // visible through debug transport
   std::uint8_t v = 0;
   gp.set_command(tlm::TLM_READ_COMMAND);

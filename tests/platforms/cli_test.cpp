@@ -375,6 +375,15 @@ TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each
   const Outcome joined = run("run " + prog + " --quiet --stats=" + stats + " --set=clock.period_ps=500");
   CHECK(joined.status == 0);
   CHECK(slurp(stats).find("\"period_ps\": 500") != std::string::npos);
+  CHECK(run("config --set=clock.period_ps=500").out.find("\"period_ps\": 500") != std::string::npos);
+  // Only an option that takes a value takes it joined: a flag's would-be value is no program.
+  const Outcome flag = run("run --quiet=" + prog);
+  CHECK(flag.status == 2);
+  CHECK(flag.err.find("--quiet takes no value") != std::string::npos);
+  const Outcome list = run("config --list=yes");
+  CHECK(list.status == 2);
+  CHECK(list.err.find("--list takes no value") != std::string::npos);
+  CHECK(run("run " + prog + " --stats=").err.find("--stats needs a value") != std::string::npos);
   const Outcome full = run("run " + prog + " --quiet --stats /dev/full");
   CHECK(full.status == 3);
   CHECK(full.err.find("--stats: cannot write '/dev/full': No space left on device") != std::string::npos);
@@ -394,7 +403,9 @@ TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each
   const Outcome config_twice = run("config --config a.json --config b.json");
   CHECK(config_twice.status == 2);
   CHECK(config_twice.err.find("--config given twice") != std::string::npos);
-  CHECK(run("config --list --list").err.find("--list given twice") != std::string::npos);
+  const Outcome list_twice = run("config --list --list");
+  CHECK(list_twice.status == 2);
+  CHECK(list_twice.err.find("--list given twice") != std::string::npos);
   // An option is never another option's value: `--stats --hex` misses its file.
   const Outcome swallowed = run("run " + prog + " --stats --hex");
   CHECK(swallowed.status == 2);

@@ -42,7 +42,7 @@ struct Host : sc_core::sc_module {
   void run() {
     sc_core::wait(*done);
     // The register's physical slot is picked when the result is allocated, so it is looked up now.
-    const std::uint64_t base = engines::address_map::fragment_address(tile.space, state->physical_index(tile.index), pe);
+    const std::uint64_t base = engines::address_map::fragment_address(tile.space, state->physical_slot(tile), pe);
     tlm::tlm_generic_payload gp;
     for (unsigned r = 0; r < rows; ++r) {
       std::uint32_t word = 0;

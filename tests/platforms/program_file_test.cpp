@@ -120,6 +120,12 @@ TEST_CASE("Directive errors carry file:line:column", "[program]") {
         "p.pto:3:7: error: .tile M#1: the input tiles hold 262272 bytes on PE3, beyond its tile capacity (262144)");
   CHECK(parse_ok(".tile T#1 FP32 cols=64 valid=1x2 capacity=256KiB mask=1000\n.tile T#2 U8 cols=2 valid=1x2 mask=0111\n")
             .tiles.size() == 2);
+  // A descriptor rule names the .tile option at fault (valid=RxC, not a scenario's field names).
+  CHECK(parse_error(".tile T#1 U8 cols=4 capacity=128 valid=33x4\n") ==
+        "p.pto:1:7: error: .tile T#1: valid: valid rectangle exceeds the physical shape");
+  // Only capacity is a size: units on another number, or on a GPR's name, are errors.
+  CHECK(parse_error(".tile T#1 FP32 cols=64B valid=1x2\n") == "p.pto:1:21: error: cols: expected a number");
+  CHECK(parse_error(".gpr all r1b 5\n").find("expected a GPR r1..r23") != std::string::npos);
   // Sizes take the assembler's units (B, K, KB, KiB, any case), and a size too large to count fails.
   for (const char* size : {"4096", "4096B", "4K", "4KB", "4kb", "4KiB"})
     CHECK(parse_ok(std::string(".tile T#1 FP32 cols=64 valid=1x2 capacity=") + size + "\n").tiles[0].desc.capacity_bytes == 4096);

@@ -171,7 +171,7 @@ TEST_CASE("assembler errors carry line:column and say what was expected", "[bund
       {"B.IOR r1, r2, r3, r4", 1, 19, "at most three source GPRs"},
       {"B.IOT T#1, mask=1111, last, ->T<0>", 1, 31, "SizeCode 0 means no destination"},
       {"B.IOT T#1, mask=1111, ->T<100KiB>", 1, 27, "100KiB is not a destination size"},
-      {"B.IOT T#1, mask=1111, ->T<18014398509481988K>", 1, 27, "expected a SizeCode (1..10) or a byte size"},
+      {"B.IOT T#1, mask=1111, ->T<9999999999999999K>", 1, 27, "9999999999999999K is not a destination size"},
       {"B.IOT T#1, mask=1111, ->T<16>", 1, 27, "SizeCode 16 does not fit its 4-bit field"},
       {"B.IOT T#1, mask=1111, ->X<1>", 1, 25, "expected a destination hand T, U, M or N, found 'X'"},
       {"B.IOT S3, mask=1111", 1, 7, "S3 is a Shared tile; bind it with B.IOS"},

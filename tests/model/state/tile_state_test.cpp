@@ -283,6 +283,10 @@ TEST_CASE("Queue allocation: newest result is X#1, older ones shift, X#16 is rel
   CHECK(s.local(1).desc.valid_rows == 19);
   CHECK(s.local(15).desc.valid_rows == 5);
   CHECK(s.capacity_in_use() == 16 * 128);
+  // A register's physical slot: a Local name's moves with the queue, a Shared one's is its index.
+  CHECK(s.physical_slot(TileRef::local(1)) == s.physical_index(1));
+  CHECK(&s.slot(s.physical_slot(TileRef::local(1))) == &s.local(1));
+  CHECK(s.physical_slot(TileRef::shared(100)) == 100);
   // Two destinations in one hand: encoded order, the later one is the newer.
   d.valid_rows = 7;
   TileDescriptor e = d;
