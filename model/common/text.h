@@ -36,7 +36,7 @@ constexpr std::array<std::string_view, N> names_of(const Entry (&table)[N], Name
 }
 
 /// The bytes a size's unit stands for: B (1), K, KB or KiB (1024), in any case; nothing for
-/// another unit. The assembler's byte sizes and the program file's numbers read units alike.
+/// another unit. The assembler's byte sizes and a program file's .tile capacity read units alike.
 inline std::optional<std::uint64_t> byte_unit(std::string_view unit) {
   if (iequal(unit, "B")) return 1;
   if (iequal(unit, "K") || iequal(unit, "KB") || iequal(unit, "KiB")) return 1024;

@@ -125,14 +125,15 @@ bool distinct_files(const RunOptions& o, std::string& error) {
   return true;
 }
 
-/// Whether `arg` is one of ptosim run's options: an option's value never is (`--stats --hex` is a
-/// missing value, not a file named --hex).
+/// Whether `arg` is one of ptosim run's options that take a value.
 bool is_valued_run_option(const std::string& arg) {
   static const std::set<std::string> kValued = {"--config", "--set",           "--allocation", "--vcd",
                                                 "--fst",    "--trace-window",  "--trace-modules", "--stats"};
   return kValued.count(arg) != 0;
 }
 
+/// Whether `arg` is one of ptosim run's options: an option's value never is (`--stats --hex` is a
+/// missing value, not a file named --hex).
 bool is_run_option(const std::string& arg) {
   return is_valued_run_option(arg) || arg == "--timing-only" || arg == "--hex" || arg == "--quiet" || arg == "--help" ||
          arg == "-h";
