@@ -88,20 +88,22 @@ bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
   const std::uint64_t addr = gp.get_address();
   const std::uint64_t len = gp.get_data_length();
   if (gp.get_byte_enable_ptr()) return false;  // tile payloads move whole bytes
-  if (gp.is_read()) {
-    // A read changes nothing: bytes a slot has not grown to yet read as zero (growing could move
-    // the slot and revoke direct pointers to it).
+  if (!gp.is_write()) {
+    // A read (or an ignored command) changes nothing: bytes a slot has not grown to yet read as
+    // zero (growing could move the slot and revoke direct pointers to it).
     if (!in_slot(addr, len)) return false;
-    const auto slot = static_cast<unsigned>(m_slot_stride.quotient(addr));
-    const std::uint64_t offset = m_slot_stride.remainder(addr), size = m_storage.size(slot);
-    const std::uint64_t held = offset < size ? std::min(len, size - offset) : 0;
-    if (held != 0) std::memcpy(gp.get_data_ptr(), m_storage.data(slot) + offset, held);
-    std::memset(gp.get_data_ptr() + held, 0, len - held);
+    if (gp.is_read()) {
+      const auto slot = static_cast<unsigned>(m_slot_stride.quotient(addr));
+      const std::uint64_t offset = m_slot_stride.remainder(addr), size = m_storage.size(slot);
+      const std::uint64_t held = offset < size ? std::min(len, size - offset) : 0;
+      if (held != 0) std::memcpy(gp.get_data_ptr(), m_storage.data(slot) + offset, held);
+      std::memset(gp.get_data_ptr() + held, 0, len - held);
+    }
     return true;
   }
   const auto s = slot_of(addr, len);
   if (!s) return false;
-  if (gp.is_write()) std::memcpy(m_storage.data(*s) + m_slot_stride.remainder(addr), gp.get_data_ptr(), len);
+  std::memcpy(m_storage.data(*s) + m_slot_stride.remainder(addr), gp.get_data_ptr(), len);
   return true;
 }
 

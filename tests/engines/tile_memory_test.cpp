@@ -419,6 +419,12 @@ TEST_CASE("TileMemory: a slot's storage grows on demand, keeps its bytes and rev
   CHECK(seen[99] == 7);
   CHECK(seen[2999] == 0);
   CHECK(probe.invalidated.empty());
+  dbg.set_command(tlm::TLM_IGNORE_COMMAND);  // nor does an ignored command, however long
+  CHECK(probe.socket->transport_dbg(dbg) == 3000);
+  CHECK(probe.invalidated.empty());
+  tlm::tlm_dmi same;
+  REQUIRE(probe.socket->get_direct_mem_ptr(gp, same));
+  CHECK(same.get_end_address() == 4096 + 127);
 
   gp.set_data_length(3000);  // a larger tile in the same slot
   tlm::tlm_dmi large;
