@@ -20,8 +20,6 @@ struct EngineCommand : tlm::tlm_extension<EngineCommand> {
 
   // Reply, filled by the engine.
   model::NumericFlags flags = 0;
-  std::uint64_t compute_cycles = 0;
-  std::uint64_t stall_cycles = 0;  ///< time lost waiting for memory beyond the compute time
 
   tlm::tlm_extension_base* clone() const override { return new EngineCommand(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -238,12 +238,10 @@ sc_core::sc_time TileEngine::execute(EngineCommand& cmd) {
   // Every booking is made: the caller waits out the rest, which it may fold into a wait of its
   // own. Nothing can change the engine's busy signal meanwhile, so its fall is known now.
   const std::uint64_t busy = m_clock.to_cycles(done - start);
-  cmd.compute_cycles = compute.count;
-  cmd.stall_cycles = busy > compute.count ? busy - compute.count : 0;
   ++m_stats.commands;
   m_stats.busy_cycles += busy;
   m_stats.compute_cycles += compute.count;
-  m_stats.memory_stall_cycles += cmd.stall_cycles;
+  m_stats.memory_stall_cycles += busy > compute.count ? busy - compute.count : 0;  // waiting for memory
   auto& op = m_stats.per_op[static_cast<std::size_t>(plan.op)];
   ++op.count;
   op.cycles += busy;
