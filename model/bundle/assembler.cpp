@@ -242,11 +242,10 @@ class LineParser {
       if (*value > 15) return fail(t->column, "SizeCode " + std::string(text) + " does not fit its 4-bit field");
       out = static_cast<std::uint8_t>(*value);
     } else {
-      const auto unit = byte_unit(suffix);
-      if (!unit) return fail_at(*t, expected());
-      const auto code = *value <= size_code_to_bytes(max_code) / *unit
-                            ? bytes_to_size_code(static_cast<unsigned long>(*value * *unit))
-                            : std::nullopt;
+      const auto bytes = bytes_in(*value, suffix);
+      if (!bytes) return fail_at(*t, expected());
+      const auto code = *bytes <= size_code_to_bytes(max_code) ? bytes_to_size_code(static_cast<unsigned long>(*bytes))
+                                                              : std::nullopt;
       if (!code)
         return fail(t->column, std::string(text) + " is not a destination size (a power of two from 128B to " +
                                    (max_code == kIosMaxSizeCode ? "256KiB)" : "64KiB)"));

@@ -35,12 +35,17 @@ constexpr std::array<std::string_view, N> names_of(const Entry (&table)[N], Name
   return names;
 }
 
-/// The bytes a size's unit stands for: B (1), K, KB or KiB (1024), in any case; nothing for
-/// another unit. The assembler's byte sizes and a program file's .tile capacity read units alike.
-inline std::optional<std::uint64_t> byte_unit(std::string_view unit) {
-  if (iequal(unit, "B")) return 1;
-  if (iequal(unit, "K") || iequal(unit, "KB") || iequal(unit, "KiB")) return 1024;
-  return std::nullopt;
+/// `count` of `unit` in bytes: B (1), K, KB or KiB (1024), in any case; nothing for another unit,
+/// or a size too large to count. The assembler's byte sizes and a program file's .tile capacity
+/// read sizes alike.
+inline std::optional<std::uint64_t> bytes_in(std::uint64_t count, std::string_view unit) {
+  std::uint64_t scale = 0;
+  if (iequal(unit, "B"))
+    scale = 1;
+  else if (iequal(unit, "K") || iequal(unit, "KB") || iequal(unit, "KiB"))
+    scale = 1024;
+  if (scale == 0 || count > UINT64_MAX / scale) return std::nullopt;
+  return count * scale;
 }
 
 /// `s` in upper case (ASCII).

@@ -78,10 +78,8 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
   const auto unit_at = text.find_first_not_of("0123456789");
   if (unit_at == 0 || unit_at == std::string_view::npos || (text.size() > 1 && (text[1] == 'x' || text[1] == 'X')))
     return parse_uint(text);
-  const auto unit = model::byte_unit(text.substr(unit_at));
-  const auto v = unit ? parse_uint(text.substr(0, unit_at)) : std::nullopt;
-  if (!v || *v > UINT64_MAX / *unit) return std::nullopt;  // a size too large to count is no size
-  return *v * *unit;
+  const auto count = parse_uint(text.substr(0, unit_at));
+  return count ? model::bytes_in(*count, text.substr(unit_at)) : std::nullopt;
 }
 
 /// Whether `text`, which parse_value read as `bits` of floating or scale type `t`, is a finite
@@ -414,6 +412,7 @@ class Parser {
     if (!raw) {
       // Values separated by blanks; one that does not read is named by its own line and column.
       const std::string_view text = *contents;
+      const auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
       std::size_t line = 1, line_start = 0;
       for (std::size_t i = 0; i < text.size();) {
         if (text[i] == '\n') {
@@ -421,11 +420,12 @@ class Parser {
           line_start = ++i;
           continue;
         }
-        if (std::isspace(static_cast<unsigned char>(text[i]))) {
+        if (blank(text[i])) {
           ++i;
           continue;
         }
-        const std::size_t end = std::min(text.find_first_of(" \t\r\n\v\f", i), text.size());
+        std::size_t end = i;
+        while (end < text.size() && !blank(text[end])) ++end;
         std::string problem;
         const auto bits = element_value(t.desc.dtype, text.substr(i, end - i), problem);
         if (!bits)
