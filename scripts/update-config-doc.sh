@@ -11,10 +11,9 @@ head=$(sed '/^| key | default | unit |/,$d' "$doc")
   printf '%s\n' "$head"
   echo '| key | default | unit | range | meaning |'
   echo '|---|---|---|---|---|'
-  "$ptosim" config --list | awk '{ key = substr($0, 1, 48); val = substr($0, 50, 10); unit = substr($0, 61, 12);
-    range = substr($0, 73, 20); desc = substr($0, 93);
-    gsub(/ +$/, "", key); gsub(/ +$/, "", val); gsub(/ +$/, "", unit); gsub(/ +$/, "", range);
-    printf("| `%s` | %s | %s | %s | %s |\n", key, val, unit, range, desc) }'
+  # The columns are two blanks apart (a cell never holds two blanks in a row).
+  "$ptosim" config --list | awk -F '  +' '{ desc = $5; for (i = 6; i <= NF; ++i) desc = desc "  " $i;
+    printf("| `%s` | %s | %s | %s | %s |\n", $1, $2, $3, $4, desc) }'
 } > "$doc.new"
 mv "$doc.new" "$doc"
 echo "updated $doc"

@@ -3,7 +3,6 @@
 
 #include <array>
 #include <cctype>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -35,20 +34,6 @@ constexpr std::array<bool, 256> kWordChars = [] {
   return word;
 }();
 bool is_word_char(char c) { return kWordChars[static_cast<unsigned char>(c)]; }
-
-/// Parses decimal or 0x-prefixed hexadecimal text.
-std::optional<unsigned long long> parse_number(std::string_view text) {
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    base = 16;
-    text.remove_prefix(2);
-  }
-  if (text.empty() || text.size() > 16) return std::nullopt;
-  unsigned long long v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return v;
-}
 
 /// Parses one line into one instruction. Every parse_* member returns false (with m_error set to
 /// the first problem) when the line does not match.
@@ -165,7 +150,7 @@ class LineParser {
     const auto expected = [&] { return what + " (0.." + std::to_string(max) + ")"; };
     if (!at(Tok::Word)) return fail_at(peek(), expected());
     const Token* t = &next();
-    const auto v = parse_number(t->text);
+    const auto v = parse_unsigned(t->text);
     if (!v) return fail_at(*t, expected());
     if (*v > max) return fail(t->column, what + " " + std::string(t->text) + " is out of range 0.." + std::to_string(max));
     out = static_cast<unsigned>(*v);
@@ -197,7 +182,7 @@ class LineParser {
   /// LB<n> with n <= max_lb.
   bool lb_name(std::uint8_t& out, unsigned max_lb, const char* mnemonic) {
     const Token* t = nullptr;
-    const char* expected = "LB0, LB1 or LB2";
+    const char* expected = max_lb == 3 ? "LB0, LB1, LB2 or LB3" : "LB0, LB1 or LB2";
     if (!word(t, expected)) return false;
     const std::string_view u = t->text;
     if (u.size() != 3 || !iequal(u.substr(0, 2), "LB") || u[2] < '0' || u[2] > '3') return fail_at(*t, expected);
@@ -235,7 +220,7 @@ class LineParser {
     std::string_view text = t->text;
     std::size_t digits = 0;
     while (digits < text.size() && ascii_digit(text[digits])) ++digits;
-    const auto value = parse_number(text.substr(0, digits));
+    const auto value = parse_unsigned(text.substr(0, digits));
     if (!value) return fail_at(*t, expected());
     const std::string_view suffix = text.substr(digits);
     if (suffix.empty()) {
@@ -367,13 +352,15 @@ class LineParser {
         if (s == key) return fail(name->column, "field '" + std::string(name->text) + "' given twice");
       seen.push_back(key);
       if (!set(key, *name, *value)) return false;
-      if (!at(Tok::End) && !expect(Tok::Comma, "',' or end of line")) return false;
+      if (at(Tok::End)) break;
+      if (!expect(Tok::Comma, "',' or end of line")) return false;
+      if (at(Tok::End)) return fail_at(peek(), "a field name after ','");
     }
     return true;
   }
 
   bool field_value(const Token& value, unsigned max, const std::string& field, unsigned& out) {
-    const auto v = parse_number(value.text);
+    const auto v = parse_unsigned(value.text);
     if (!v) return fail_at(value, field + " value (0.." + std::to_string(max) + ")");
     if (*v > max) return fail(value.column, field + " " + std::string(value.text) + " is out of range 0.." + std::to_string(max));
     out = static_cast<unsigned>(*v);
@@ -388,7 +375,7 @@ class LineParser {
         out = i;
         return true;
       }
-    if (parse_number(value.text)) return field_value(value, max, field, out);
+    if (parse_unsigned(value.text)) return field_value(value, max, field, out);
     std::string list;
     for (unsigned i = 0; i < count; ++i)
       if (names[i]) list += std::string(list.empty() ? "" : " ") + names[i];
@@ -431,7 +418,7 @@ class LineParser {
       if (key == "LAYOUT") {
         if (const auto code = datr_layout_from_name(value.text))
           v = *code;
-        else if (!parse_number(value.text))
+        else if (!parse_unsigned(value.text))
           return fail_at(value, "a layout (NORM, ND2DN, ND2ZN, ..., NZ2ZN) or a code 0..31");
         else if (!field_value(value, 31, "layout", v))
           return false;
@@ -498,7 +485,9 @@ class LineParser {
       }
       if (sources == 3) return fail(peek().column, "B.IOR takes at most three source GPRs");
       if (!gpr(f.src[sources++])) return false;
-      if (!at(Tok::End) && !expect(Tok::Comma, "',' or end of line")) return false;
+      if (at(Tok::End)) break;
+      if (!expect(Tok::Comma, "',' or end of line")) return false;
+      if (at(Tok::End)) return fail_at(peek(), "a GPR or '->' after ','");
     }
     body = BIor{f};
     return true;
@@ -591,7 +580,7 @@ class LineParser {
     if (!word(t, expected)) return false;
     const std::string_view text = t->text;
     if (text.size() < 3 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return fail_at(*t, expected);
-    const auto value = parse_number(text);
+    const auto value = parse_unsigned(text);
     if (!value) return fail_at(*t, expected);
     const unsigned width = unit_length_bits(static_cast<std::uint16_t>(*value));
     if (text.size() - 2 != width / 4)
@@ -644,7 +633,9 @@ Assembly assemble(std::string_view text, const std::string& file_name) {
   for (std::size_t start = 0; start <= text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    LineParser parser(text.substr(start, end - start), ++line_no, file, tokens);
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF: the end of line is before the CR
+    LineParser parser(line, ++line_no, file, tokens);
     if (!parser.run())
       result.errors.push_back(parser.error());
     else if (parser.instruction())

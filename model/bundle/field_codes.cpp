@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/bundle/field_codes.h"
 
-#include <cctype>
-#include <charconv>
+#include <algorithm>
 
 #include "model/common/text.h"
 #include "model/numeric/data_type.h"
@@ -10,14 +9,6 @@
 namespace ptosim::model {
 
 namespace {
-
-std::optional<unsigned> parse_decimal(std::string_view text) {
-  unsigned v = 0;
-  if (text.empty() || text.size() > 9) return std::nullopt;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return v;
-}
 
 struct NamedCode {
   std::string_view name;  ///< measured once: the assembler looks names up on every line
@@ -63,8 +54,8 @@ std::string data_type_text(unsigned code) {
 std::optional<unsigned> parse_data_type(std::string_view text) {
   if (iequal(text, "none") || iequal(text, "DTYPE_NONE")) return kDataTypeNoneCode;
   if (const auto t = data_type_from_name(text)) return data_type_code(*t);
-  const auto code = parse_decimal(text);
-  if (code && *code < 32) return code;
+  const auto code = parse_unsigned(text);
+  if (code && *code < 32) return static_cast<unsigned>(*code);
   return std::nullopt;
 }
 
@@ -90,8 +81,9 @@ std::string gpr_name(unsigned selector) {
 
 std::optional<unsigned> parse_gpr(std::string_view text, std::string* why) {
   if (text.size() >= 2 && (text[0] == 'r' || text[0] == 'R')) {
-    const auto n = parse_decimal(text.substr(1));
-    if (n && *n < 32) return n;
+    const std::string_view digits = text.substr(1);
+    const auto n = std::all_of(digits.begin(), digits.end(), ascii_digit) ? parse_unsigned(digits) : std::nullopt;
+    if (n && *n < 32) return static_cast<unsigned>(*n);
   }
   for (const NamedCode& n : kAbiNames)
     if (iequal(text, n.name)) return n.code;

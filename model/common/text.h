@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -33,6 +34,20 @@ constexpr std::array<std::string_view, N> names_of(const Entry (&table)[N], Name
   std::array<std::string_view, N> names{};
   for (std::size_t i = 0; i < N; ++i) names[i] = name(table[i]);
   return names;
+}
+
+/// A whole text that is a decimal or 0x-prefixed hexadecimal number of 64 bits at most: every
+/// parser of numbers in model/ and the program files reads them alike.
+inline std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16;
+    text.remove_prefix(2);
+  }
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
 }
 
 /// `count` of `unit` in bytes: B (1), K, KB or KiB (1024), in any case; nothing for another unit,

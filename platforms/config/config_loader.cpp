@@ -102,8 +102,8 @@ Json parse_checked(const std::string& text, std::vector<std::string>& problems, 
       case Json::parse_event_t::array_start:
         // No key nests deeper; stopping here keeps a hostile file from costing time and stack.
         if (depth >= kMaxConfigDepth) {
-          problems.push_back("'" + path() + "' nests deeper than " + std::to_string(kMaxConfigDepth) +
-                             " levels; no configuration key is that deep");
+          problems.push_back((levels.empty() || path().empty() ? std::string("the configuration") : "'" + path() + "'") +
+                             " nests deeper than " + std::to_string(kMaxConfigDepth) + " levels; no configuration key is that deep");
           throw TooDeep{};
         }
         levels.push_back({event == Json::parse_event_t::object_start, {}, {}});
@@ -232,12 +232,20 @@ ConfigResult load_config(const std::string& file, const std::vector<std::string>
       Json value;
       try {
         value = Json::parse(text);
-        apply("--set", key, value, table, result.errors);
-      } catch (const Json::parse_error&) {
+      } catch (const Json::out_of_range&) {  // 1e400
+        result.errors.push_back("--set: " + key + ": '" + text + "' is too large for any value");
+        continue;
+      } catch (const Json::exception&) {
         result.errors.push_back("--set: " + key + ": '" + text + "' is not a number");
-      } catch (const Json::exception& e) {  // 1e400
-        result.errors.push_back("--set: " + key + ": '" + text + "': " + e.what());
+        continue;
       }
+      // A number too small for a double reads as 0: say so rather than set 0.
+      const std::string mantissa = text.substr(0, text.find_first_of("eE"));
+      if (value.is_number_float() && value.get<double>() == 0 && mantissa.find_first_of("123456789") != std::string::npos) {
+        result.errors.push_back("--set: " + key + ": '" + text + "' is too small to hold (it would read as 0)");
+        continue;
+      }
+      apply("--set", key, value, table, result.errors);
     }
     for (const std::string& e : result.params.validate()) result.errors.push_back("out of range: " + e);
   } catch (const std::exception& e) {  // a defect here must not escape as an abort

@@ -22,7 +22,7 @@ void asm_usage(std::ostream& os) {
   os << "usage: ptosim asm FILE.s [-o FILE.bin] [--hex]\n"
         "  Assembles bundle assembly (docs/assembly.md).\n"
         "  -o FILE.bin  write the binary (little-endian units, 64-bit forms low word first)\n"
-        "  --hex        print one line per instruction: its encoding in hex (4, 8 or 16 digits),\n"
+        "  --hex        print one line per instruction: its encoding in hex (4, 8, 12 or 16 digits),\n"
         "               two spaces, then its canonical assembly\n"
         "  At least one of -o and --hex is required. Errors are reported as file:line:column and\n"
         "  exit with status 1; instructions with reserved field values are assembled with a warning.\n";

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ptosim config: prints the effective platform configuration (embedded defaults, then --config
 // FILE, then --set overrides) as JSON, or with --list as a table of every key.
+#include <algorithm>
+#include <array>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
+#include <vector>
 
 #include "platforms/config/config_loader.h"
 #include "platforms/ptosim/commands.h"
@@ -55,9 +59,19 @@ int config_command(const Args& args) {
     std::cout << config_to_json(config.params).dump(2) << "\n";
     return 0;
   }
-  for (const model::ParamInfo& p : model::param_table(config.params))
-    std::cout << std::left << std::setw(48) << p.key << " " << std::setw(10) << p.get() << " " << std::setw(12) << p.unit
-              << std::setw(20) << p.range_text() << p.description << "\n";
+  // Columns as wide as their widest cell and two blanks apart, so a script can split on the gaps.
+  std::vector<std::array<std::string, 5>> rows;
+  std::array<std::size_t, 4> width{};
+  for (const model::ParamInfo& p : model::param_table(config.params)) {
+    std::ostringstream value;
+    value << p.get();
+    rows.push_back({p.key, value.str(), p.unit, p.range_text(), p.description});
+    for (std::size_t c = 0; c < width.size(); ++c) width[c] = std::max(width[c], rows.back()[c].size());
+  }
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < width.size(); ++c) std::cout << std::left << std::setw(static_cast<int>(width[c] + 2)) << row[c];
+    std::cout << row[4] << "\n";
+  }
   return 0;
 }
 

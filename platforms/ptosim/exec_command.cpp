@@ -2,6 +2,9 @@
 // ptosim exec SCENARIO.json: runs a scenario on the functional model and prints the result JSON
 // (shared/scenario-format.md). Exit 0 whenever the scenario ran, faults included.
 #include <iostream>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "model/bundle/assembler.h"
 #include "model/exec/program_front_end.h"
@@ -11,16 +14,67 @@
 
 namespace ptosim::platforms {
 
+namespace {
+
+/// Parses the scenario's JSON; a key given twice in one object (which a plain parse resolves
+/// silently in favour of the last) is an error that names it ("tiles[1].reg").
+nlohmann::json parse_scenario_json(const std::string& text, std::string& duplicate) {
+  struct Level {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;        // the member being parsed
+    std::size_t index = 0;  // the element being parsed
+  };
+  std::vector<Level> levels;
+  const auto path = [&levels] {
+    std::string p;
+    for (const Level& l : levels)
+      p += l.object ? (p.empty() ? "" : ".") + l.key : "[" + std::to_string(l.index) + "]";
+    return p;
+  };
+  const auto element_done = [&levels] {
+    if (!levels.empty() && !levels.back().object) ++levels.back().index;
+  };
+  using Event = nlohmann::json::parse_event_t;
+  return nlohmann::json::parse(text, [&](int, Event event, nlohmann::json& parsed) {
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        levels.push_back({event == Event::object_start, {}, {}});
+        break;
+      case Event::object_end:
+      case Event::array_end:
+        levels.pop_back();
+        element_done();
+        break;
+      case Event::key:
+        levels.back().key = parsed.get<std::string>();
+        if (!levels.back().keys.insert(levels.back().key).second && duplicate.empty()) duplicate = path();
+        break;
+      case Event::value:
+        element_done();
+        break;
+    }
+    return true;
+  });
+}
+
+}  // namespace
+
 int exec_command(const Args& args) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
     std::cout << "usage: ptosim exec SCENARIO.json\n"
                  "Runs the scenario on the functional model; prints the outcome JSON on stdout.\n";
     return 0;
   }
-  if (args.size() != 1) {
-    std::cerr << "usage: ptosim exec SCENARIO.json\n";
+  const auto usage_error = [](const std::string& what) {
+    std::cerr << "ptosim exec: " << what << "\nusage: ptosim exec SCENARIO.json\n";
     return 2;
-  }
+  };
+  for (const std::string& a : args)
+    if (a.size() > 1 && a[0] == '-') return usage_error("unknown option '" + a + "'");
+  if (args.empty()) return usage_error("no scenario file given");
+  if (args.size() > 1) return usage_error("more than one input file ('" + args[0] + "', '" + args[1] + "')");
   const std::string& path = args[0];
   std::string error;
   const auto text = read_file(path, error);
@@ -29,10 +83,15 @@ int exec_command(const Args& args) {
     return 2;
   }
   nlohmann::json doc;
+  std::string duplicate;
   try {
-    doc = nlohmann::json::parse(*text);
+    doc = parse_scenario_json(*text, duplicate);
   } catch (const nlohmann::json::exception& e) {  // syntax, or a number beyond a double
     std::cerr << "ptosim exec: " << path << ": invalid JSON: " << e.what() << "\n";
+    return 2;
+  }
+  if (!duplicate.empty()) {
+    std::cerr << "ptosim exec: " << path << ": key '" << duplicate << "' given twice\n";
     return 2;
   }
   Scenario scenario;

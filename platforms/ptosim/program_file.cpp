@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "platforms/ptosim/program_file.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -60,25 +61,12 @@ bool starts_directive(std::string_view line) {
   return false;
 }
 
-/// A decimal or 0x-prefixed hexadecimal number.
-std::optional<std::uint64_t> parse_uint(std::string_view text) {
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    base = 16;
-    text.remove_prefix(2);
-  }
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return v;
-}
-
 /// A size in bytes: a number, or decimal digits with the assembler's units (4KiB, 4K, 512B).
 std::optional<std::uint64_t> parse_size(std::string_view text) {
   const auto unit_at = text.find_first_not_of("0123456789");
   if (unit_at == 0 || unit_at == std::string_view::npos || (text.size() > 1 && (text[1] == 'x' || text[1] == 'X')))
-    return parse_uint(text);
-  const auto count = parse_uint(text.substr(0, unit_at));
+    return model::parse_unsigned(text);
+  const auto count = model::parse_unsigned(text.substr(0, unit_at));
   return count ? model::bytes_in(*count, text.substr(unit_at)) : std::nullopt;
 }
 
@@ -335,10 +323,14 @@ class Parser {
     auto number = [&](const char* key) -> std::optional<std::uint64_t> {
       if (!opts.count(key)) return std::nullopt;
       const std::string& text = opts.at(key).text;
-      return std::string_view(key) == "capacity" ? parse_size(text) : parse_uint(text);
+      return std::string_view(key) == "capacity" ? parse_size(text) : model::parse_unsigned(text);
     };
     for (const char* key : {"cols", "rows", "capacity"})
-      if (opts.count(key) && !number(key)) return fail(opts.at(key).column, std::string(key) + ": expected a number");
+      if (opts.count(key) && !number(key))
+        return fail(opts.at(key).column, std::string(key) + ": expected " +
+                                             (std::string_view(key) == "capacity" ? "a size in bytes (4096, 0x1000, 4K, 4KB, 4KiB, 128B)"
+                                                                                  : "a non-negative integer (decimal or 0x hex)") +
+                                             ", got '" + opts.at(key).text + "'");
     auto cols = number("cols");
     const auto rows = number("rows");
     model::Layout layout = model::Layout::RowMajor;
@@ -362,8 +354,8 @@ class Parser {
     if (!opts.count("valid")) return fail(tokens[0].column, ".tile needs valid=ROWSxCOLS");
     const Token& v = opts.at("valid");
     const auto x = v.text.find('x');
-    const auto vr = x == std::string::npos ? std::nullopt : parse_uint(v.text.substr(0, x));
-    const auto vc = x == std::string::npos ? std::nullopt : parse_uint(v.text.substr(x + 1));
+    const auto vr = x == std::string::npos ? std::nullopt : model::parse_unsigned(v.text.substr(0, x));
+    const auto vc = x == std::string::npos ? std::nullopt : model::parse_unsigned(v.text.substr(x + 1));
     if (!vr || !vc) return fail(v.column, "valid: expected ROWSxCOLS, e.g. valid=4x8");
     // Ordinary layouts default to as many physical columns as valid ones (CUBE layouts derive theirs).
     if (!cols && !model::is_cube_layout(layout)) cols = *vc;
@@ -514,8 +506,9 @@ class Parser {
     const bool floating = model::is_float(t.desc.dtype);
     std::uint64_t seed = 1;
     if (opts.count("seed")) {
-      const auto s = parse_uint(opts.at("seed").text);
-      if (!s) return fail(opts.at("seed").column, "seed: expected a number");
+      const auto s = model::parse_unsigned(opts.at("seed").text);
+      if (!s)
+        return fail(opts.at("seed").column, "seed: expected a non-negative integer (decimal or 0x hex), got '" + opts.at("seed").text + "'");
       seed = *s;
     }
     double lo = floating ? -1.0 : 0.0, hi = floating ? 1.0 : 100.0;
@@ -577,7 +570,9 @@ class Parser {
       return fail(tokens[1].column, "expected PE0..PE3 or all");
     }
     const std::string& reg = tokens[2].text;
-    const auto sel = reg.size() > 1 && reg[0] == 'r' ? parse_uint(reg.substr(1)) : std::nullopt;
+    const std::string_view digits = std::string_view(reg).substr(std::min<std::size_t>(1, reg.size()));
+    const bool numbered = reg.size() > 1 && reg[0] == 'r' && std::all_of(digits.begin(), digits.end(), model::ascii_digit);
+    const auto sel = numbered ? model::parse_unsigned(digits) : std::nullopt;
     if (!sel || *sel < 1 || *sel >= model::kGprCount) return fail(tokens[2].column, "expected a GPR r1..r23");
     g.selector = static_cast<unsigned>(*sel);
     const std::string& text = tokens[3].text;
@@ -588,7 +583,7 @@ class Parser {
         return fail(tokens[3].column, "expected a 64-bit value");
       g.value = static_cast<std::uint64_t>(v);
     } else {
-      const auto v = parse_uint(text);
+      const auto v = model::parse_unsigned(text);
       if (!v) return fail(tokens[3].column, "expected a 64-bit value");
       g.value = *v;
     }

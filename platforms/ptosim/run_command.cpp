@@ -29,6 +29,7 @@
 
 #include "model/bundle/assembler.h"
 #include "model/bundle/instruction.h"
+#include "model/numeric/flags.h"
 #include "model/numeric/scalar_ops.h"
 #include "platforms/config/config_loader.h"
 #include "platforms/files.h"
@@ -83,10 +84,15 @@ void usage(std::ostream& os) {
 }
 
 // Decimal digits only (no sign, no spaces); an empty bound keeps the default.
-bool parse_cycles(const std::string& s, std::uint64_t& v) {
+/// A cycle of --trace-window (empty: the bound stays open); false with `error` set otherwise.
+bool parse_cycles(const std::string& s, std::uint64_t& v, std::string& error) {
   if (s.empty()) return true;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && end == s.data() + s.size();
+  if (ec == std::errc::result_out_of_range && end == s.data() + s.size())
+    error = "--trace-window: cycle " + s + " is beyond the simulated time range";
+  else if (ec != std::errc() || end != s.data() + s.size())
+    error = "--trace-window: expected BEGIN:END in cycles (decimal, either may be left out), got '" + s + "'";
+  return error.empty();
 }
 
 /// The trace a run shows the user (its .gtkw and filters are named after it).
@@ -188,11 +194,12 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
       if (!value(s)) return false;
       o.window_given = true;
       const auto colon = s.find(':');
-      if (colon == std::string::npos || !parse_cycles(s.substr(0, colon), o.window_begin) ||
-          !parse_cycles(s.substr(colon + 1), o.window_end)) {
-        error = "--trace-window: expected BEGIN:END in cycles, got '" + s + "'";
+      if (colon == std::string::npos) {
+        error = "--trace-window: expected BEGIN:END in cycles (decimal, either may be left out), got '" + s + "'";
         return false;
       }
+      if (!parse_cycles(s.substr(0, colon), o.window_begin, error) || !parse_cycles(s.substr(colon + 1), o.window_end, error))
+        return false;
       if (o.window_end < o.window_begin) {
         error = "--trace-window: the end (" + std::to_string(o.window_end) + ") is before the beginning (" +
                 std::to_string(o.window_begin) + ")";
@@ -372,10 +379,17 @@ static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may touch
 /// runs in a process group of its own), by SIGTERM and two seconds later SIGKILL; the caller asks
 /// g_interrupted before what this returns.
 std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
+  // Its output is not ours to show, but what it says on failing is: its errors go to a file beside
+  // the FST (a temporary name itself) and are quoted when it fails.
+  const std::string log = fst + ".log";
+  struct RemoveLog {
+    const std::string& path;
+    ~RemoveLog() { std::remove(path.c_str()); }
+  } remove_log{log};
   posix_spawn_file_actions_t quiet;
   if (posix_spawn_file_actions_init(&quiet) != 0) return "cannot run vcd2fst: out of memory";
   const bool redirected = posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0) == 0 &&
-                          posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0) == 0;
+                          posix_spawn_file_actions_addopen(&quiet, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0;
   std::string program = "vcd2fst", vcd_option = "--vcdname=" + vcd, fst_option = "--fstname=" + fst;
   std::vector<char*> argv{program.data(), vcd_option.data(), fst_option.data(), nullptr};
   posix_spawnattr_t group;
@@ -401,7 +415,15 @@ std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
     }
     usleep(10'000);  // polled: a caught signal restarts a blocking wait
   }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "vcd2fst failed";
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::string said;
+    std::ifstream in(log);
+    for (std::string line; said.size() < 400 && std::getline(in, line);)
+      if (!line.empty()) said += (said.empty() ? "" : " / ") + line;
+    const std::string how = WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                              : "signal " + std::to_string(WTERMSIG(status));
+    return "vcd2fst failed (" + how + (said.empty() ? "" : ": " + said) + ")";
+  }
   std::error_code ec;
   if (!std::filesystem::is_regular_file(fst, ec) || std::filesystem::file_size(fst, ec) == 0)
     return "vcd2fst wrote no FST";
@@ -783,6 +805,13 @@ int simulate(const RunOptions& o) {
       if (skipped.size() > kListed) std::cout << "                and " << skipped.size() - kListed << " more\n";
     }
   }
+  // The sticky numeric status flags as the run leaves them (a timing-only run computes no values).
+  std::vector<std::string> status_flags = model::flag_names(top.dispatcher.state().status());
+  if (!o.timing_only) {
+    std::cout << "  status      " << (status_flags.empty() ? "none" : "");
+    for (std::size_t i = 0; i < status_flags.size(); ++i) std::cout << (i ? " " : "") << status_flags[i];
+    std::cout << "\n";
+  }
   if (faulted) {
     std::cout << "  fault       " << fault_line(faulted->loc, faulted->op, *faulted->fault) << "\n";
     // Results the allocation policy keeps hold capacity: say which option lets them go sooner.
@@ -804,6 +833,7 @@ int simulate(const RunOptions& o) {
   nlohmann::ordered_json report{
       {"program", o.program}, {"timing_only", o.timing_only}, {"allocation", model::allocation_spec_text(o.allocation)}};
   report.update(run_report(top, config.params, total_cycles));
+  report["status_flags"] = o.timing_only ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(status_flags);
   report["configuration"] = config_to_json(config.params);
   if (!o.stats.empty() && !stats_out.write(report.dump(2) + "\n", error)) {
     std::cerr << "ptosim run: --stats: " << error << "\n";

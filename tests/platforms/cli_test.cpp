@@ -88,6 +88,26 @@ TEST_CASE("ptosim run: the row-sum example prints sums folded in increasing colu
   }
   CHECK(dumped_encodings(r.out, "U#1") == expected);
   CHECK(expected[2][0] == bits_of(1.0f));  // a reassociated sum would give 2
+  // 1e8 + 1 rounds: the run ends with the inexact flag set, in the summary and the statistics.
+  CHECK(r.out.find("\n  status      NX\n") != std::string::npos);
+}
+
+TEST_CASE("ptosim run reports the sticky status flags it ends with, which .status sets first", "[cli]") {
+  const std::string exact = write_file("exact.pto", ".tile T#1 FP32 valid=1x2\n.data T#1 1 2\n"
+                                                    "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 2, ->LB0\nB.DIM zero, 1, ->LB1\n"
+                                                    "B.IOT T#1, mask=1111, last, ->U<1>\nBSTOP\n");
+  const std::string stats = scratch("flags.json");
+  const Outcome clear = run("run " + exact + " --stats " + stats);
+  CHECK(clear.out.find("\n  status      none\n") != std::string::npos);
+  CHECK(nlohmann::json::parse(slurp(stats))["status_flags"] == nlohmann::json::array());
+  const std::string preset = write_file("preset.pto", ".status DZ UF\n" + slurp(exact));
+  const Outcome set = run("run " + preset + " --stats " + stats);
+  CHECK(set.out.find("\n  status      DZ UF\n") != std::string::npos);
+  CHECK(nlohmann::json::parse(slurp(stats))["status_flags"] == nlohmann::json::array({"DZ", "UF"}));
+  // A timing-only run computes no values, so it has no flags to report.
+  const Outcome timing = run("run " + preset + " --timing-only --stats " + stats);
+  CHECK(timing.out.find("status") == std::string::npos);
+  CHECK(nlohmann::json::parse(slurp(stats))["status_flags"].is_null());
 }
 
 TEST_CASE("ptosim run: the VCD converts with vcd2fst and comes with a GTKWave layout", "[cli]") {
@@ -276,6 +296,20 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     // ptosim run names itself too when its program cannot be read.
     CHECK(run("run /tmp").err == "ptosim run: cannot read '/tmp': is a directory\n");
     CHECK(run("run /nonexistent/p.pto").err == "ptosim run: cannot read '/nonexistent/p.pto': No such file or directory\n");
+  }
+  SECTION("a key given twice in a scenario") {
+    const Outcome r = run("exec " + write_file("twice.json", R"({ "tiles": [], "program": "", "program": "BSTOP" })"));
+    CHECK(r.status == 2);
+    CHECK(r.err.find("key 'program' given twice") != std::string::npos);
+    const Outcome nested =
+        run("exec " + write_file("twice2.json", R"({ "tiles": [ {}, { "reg": "T#1", "reg": "T#2" } ], "program": "" })"));
+    CHECK(nested.err.find("key 'tiles[1].reg' given twice") != std::string::npos);
+  }
+  SECTION("exec's usage errors say what is wrong") {
+    CHECK(run("exec").err == "ptosim exec: no scenario file given\nusage: ptosim exec SCENARIO.json\n");
+    CHECK(run("exec a.json b.json").err.find("more than one input file ('a.json', 'b.json')") != std::string::npos);
+    CHECK(run("exec --bogus").err.find("unknown option '--bogus'") != std::string::npos);
+    CHECK(run("exec a.json --bogus").status == 2);
   }
   SECTION("a number beyond a double in a scenario") {
     const Outcome r = run("exec " + write_file("huge.json", R"({ "program": "", "status": 1e400 })"));
@@ -562,7 +596,8 @@ TEST_CASE("ptosim run --fst: a failed conversion leaves the FST target as it was
   const std::string bin = scratch("fakebin");
   std::filesystem::create_directories(bin);
   const std::string fake = bin + "/vcd2fst";
-  std::ofstream(fake) << "#!/bin/sh\nfor a; do case \"$a\" in --fstname=*) echo junk > \"${a#--fstname=}\";; esac; done\nexit 1\n";
+  std::ofstream(fake) << "#!/bin/sh\nfor a; do case \"$a\" in --fstname=*) echo junk > \"${a#--fstname=}\";; esac; done\n"
+                         "echo 'vcd2fst: cannot parse the VCD' >&2\nexit 1\n";
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
   const std::string fst = scratch("precious.fst");
   std::ofstream(fst) << "precious\n";
@@ -570,6 +605,7 @@ TEST_CASE("ptosim run --fst: a failed conversion leaves the FST target as it was
   std::remove(stats.c_str());
   const Outcome r = run("run " + prog + " --quiet --fst " + fst + " --stats " + stats, "PATH=" + bin + ":\"$PATH\"");
   CHECK(r.status == 3);
+  CHECK(r.err.find("vcd2fst failed (exit status 1: vcd2fst: cannot parse the VCD)") != std::string::npos);  // what it said
   CHECK(slurp(fst) == "precious\n");
   CHECK(slurp(stats).find("\"simulated_cycles\"") != std::string::npos);  // the run's results are not lost
   const auto at = r.err.find("the VCD is at ");
@@ -674,6 +710,17 @@ TEST_CASE("ptosim config prints the effective configuration and rejects bad keys
   REQUIRE(list.status == 0);
   CHECK(list.out.find("local_memory.ports") != std::string::npos);
   CHECK(list.out.find("[1, 64]") != std::string::npos);  // each key's range
+  // Columns two blanks apart at least, whatever a cell's width: every line splits into five.
+  std::istringstream lines(list.out);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    std::size_t cells = 1;
+    for (std::size_t at = line.find("  "); at != std::string::npos; at = line.find("  ", at)) {
+      ++cells;
+      at = line.find_first_not_of(' ', at);
+    }
+    CHECK(cells == 5);
+  }
   const Outcome bad = run("config --set sfu.nope=1");
   CHECK(bad.status == 2);
   CHECK(bad.err.find("unknown key 'sfu.nope'") != std::string::npos);

@@ -91,7 +91,11 @@ TEST_CASE("A number beyond a double is an error naming the file and key, not an 
   CHECK(has_error(r.errors, huge + ": sfu.bytes_per_cycle: invalid JSON"));
   CHECK(has_error(r.errors, "number overflow parsing '1e400'"));
   REQUIRE_NOTHROW(r = load_config("", {"sfu.bytes_per_cycle=1e400"}));
-  CHECK(has_error(r.errors, "--set: sfu.bytes_per_cycle: '1e400'"));
+  CHECK(has_error(r.errors, "--set: sfu.bytes_per_cycle: '1e400' is too large for any value"));
+  // A value too small for a double would read as 0: an error, not a silent 0.
+  REQUIRE_NOTHROW(r = load_config("", {"sfu.class.generate.cycles_per_repeat=1e-400"}));
+  CHECK(has_error(r.errors, "--set: sfu.class.generate.cycles_per_repeat: '1e-400' is too small to hold (it would read as 0)"));
+  CHECK(load_config("", {"sfu.class.generate.cycles_per_repeat=0e-400"}).errors.empty());
 }
 
 TEST_CASE("Nesting deeper than any key is an error at once, however deep the file goes", "[config]") {
@@ -110,6 +114,10 @@ TEST_CASE("Nesting deeper than any key is an error at once, however deep the fil
   CHECK(has_error(load_config(write(R"({ "sfu": )" + std::string(20, '[') + std::string(20, ']') + "}"), {}).errors,
                   "'sfu' nests deeper than 16 levels"));
   CHECK(has_error(load_config(write(nested(16)), {}).errors, "unknown key 'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a'"));
+  // Arrays from the top: the configuration itself is what nests.
+  const std::string arrays = write(std::string(100, '['));
+  CHECK(load_config(arrays, {}).errors ==
+        std::vector<std::string>{arrays + ": the configuration nests deeper than 16 levels; no configuration key is that deep"});
 }
 
 TEST_CASE("A key given twice in one object is an error naming its path", "[config]") {

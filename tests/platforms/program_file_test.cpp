@@ -124,14 +124,16 @@ TEST_CASE("Directive errors carry file:line:column", "[program]") {
   CHECK(parse_error(".tile T#1 U8 cols=4 capacity=128 valid=33x4\n") ==
         "p.pto:1:7: error: .tile T#1: valid: valid rectangle exceeds the physical shape");
   // Only capacity is a size: units on another number, or on a GPR's name, are errors.
-  CHECK(parse_error(".tile T#1 FP32 cols=64B valid=1x2\n") == "p.pto:1:21: error: cols: expected a number");
+  CHECK(parse_error(".tile T#1 FP32 cols=64B valid=1x2\n") == "p.pto:1:21: error: cols: expected a non-negative integer (decimal or 0x hex), got '64B'");
   CHECK(parse_error(".gpr all r1b 5\n").find("expected a GPR r1..r23") != std::string::npos);
   // Sizes take the assembler's units (B, K, KB, KiB, any case), and a size too large to count fails.
   for (const char* size : {"4096", "4096B", "4K", "4KB", "4kb", "4KiB"})
     CHECK(parse_ok(std::string(".tile T#1 FP32 cols=64 valid=1x2 capacity=") + size + "\n").tiles[0].desc.capacity_bytes == 4096);
-  for (const char* size : {"4MB", "KiB", "18014398509481988K"})
-    CHECK(parse_error(std::string(".tile T#1 FP32 cols=64 valid=1x2 capacity=") + size + "\n") ==
-          "p.pto:1:43: error: capacity: expected a number");
+  for (const std::string size : {"4MB", "KiB", "18014398509481988K", "-1"})
+    CHECK(parse_error(".tile T#1 FP32 cols=64 valid=1x2 capacity=" + size + "\n") ==
+          "p.pto:1:43: error: capacity: expected a size in bytes (4096, 0x1000, 4K, 4KB, 4KiB, 128B), got '" + size + "'");
+  CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.random T#1 seed=-1\n") ==
+        "p.pto:2:18: error: seed: expected a non-negative integer (decimal or 0x hex), got '-1'");
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.random T#1 sed=5\n").rfind("p.pto:2:13: error: unknown option 'sed'", 0) == 0);
   CHECK(parse_error(".tile T#1 U8 cols=2 valid=1x2\n.data T#1 seed=5 1 2\n").find("unknown option 'seed'") != std::string::npos);
   CHECK(parse_error(".tile T#1 FP32 cols=2 valid=1x2\n.random T#1 min=1abc\n").find("min: expected a finite number") !=

@@ -121,6 +121,8 @@ TEST_CASE("documented extensions: shorthand, byte sizes, synonyms, case, comment
   CHECK(word_of("bstart.tmatmul.acc fp16") == word_of("BSTART.TMATMUL.ACC FP16"));
   CHECK(word_of("B.IOR zero, a1, ra, ->s0") == ((10u << 27) | (3u << 20) | (11u << 7) | 0x13u));
   CHECK(word_of("B.IOR r0") == 0x13u);
+  // Numbers are decimal or 0x hex everywhere, DataType codes included.
+  CHECK(word_of("BSTART.SFU TROWSUM, 0x11") == word_of("BSTART.SFU TROWSUM, 17"));
   const Assembly blank = assemble("\n; only a comment\n   \n\r\n", "t.s");
   CHECK(blank.ok());
   CHECK(blank.instructions.empty());
@@ -197,6 +199,15 @@ TEST_CASE("assembler errors carry line:column and say what was expected", "[bund
       {"BSTOP \xff", 1, 7, "unexpected character byte 0xff"},
       {".word 0x13", 1, 7, "encodes a 32-bit instruction unit, written with exactly 8 hex digits"},
       {".word 19", 1, 7, "expected a hexadecimal instruction unit"},
+      // A list ending in ',' is missing its next item.
+      {"B.IOR r1,", 1, 10, "expected a GPR or '->' after ',', found end of line"},
+      {"B.DATR dtype=FP32,", 1, 19, "expected a field name after ',', found end of line"},
+      {"B.FPATR transa=1,", 1, 18, "expected a field name after ',', found end of line"},
+      {"C.B.DIMI 1, ->LB4", 1, 15, "expected LB0, LB1, LB2 or LB3, found 'LB4'"},
+      {"B.IOR r0x1", 1, 7, "expected a GPR"},
+      {"BSTART.SFU TROWSUM, 0x20", 1, 21, "expected a DataType"},
+      // The end of a CRLF line is before its CR.
+      {"BSTART.SFU TROWSUM\r", 1, 19, "expected ',' after the operation, found end of line"},
   };
   for (const ErrorCase& c : cases) {
     INFO(c.text);
