@@ -483,6 +483,44 @@ TEST_CASE("The default CUBE reproduces the matrix law: 128x64x256 FP16 in 518 cy
   CHECK(std::abs(got - 518) / 518 <= 0.05);
 }
 
+TEST_CASE("The default CUBE reaches the anchored MACs per cycle for FP16, INT8, FP32 and INT4 at the anchored clock", "[timing]") {
+  // timing-anchors.md: 16x16x16 FP16 = 4096, 16x32x16 INT8 = 8192, FP32 a quarter of FP16, INT4
+  // 16x64x16 = 16384 MACs per cycle, at 1.8-1.85 GHz. One TMATMUL of m = 128 (32 rows on each PE)
+  // by N = 256 and a K of 2048 fractal cycles each (16 KiB A and 128 KiB B per PE): compute-bound,
+  // its fill a fraction of a percent.
+  struct MacAnchor {
+    const char* dtype;
+    unsigned bits, k;
+    double macs_per_cycle;
+  };
+  const MacAnchor anchors[] = {{"FP16", 16, 256, 4096}, {"S8", 8, 512, 8192}, {"FP32", 32, 128, 1024}, {"S4X2", 4, 1024, 16384}};
+  const unsigned m = 32, n = 256;
+  std::uint64_t period_ps = 0;
+  for (const MacAnchor& a : anchors) {
+    std::ostringstream p;
+    p << ".tile T#1 " << a.dtype << " valid=" << m << "x" << a.k << " layout=CUBE_M32 location=Matrix capacity="
+      << m * a.k * a.bits / 8 << "\n.random T#1 seed=5 min=-7 max=7\n"
+      << ".tile U#1 " << a.dtype << " valid=" << a.k << "x" << n << " layout=CUBE_N8 location=Matrix capacity="
+      << a.k * n * a.bits / 8 << "\n.random U#1 seed=6 min=-7 max=7\n"
+      << "BSTART.TMATMUL " << a.dtype << "\nB.FPATR\nB.DIM zero, " << m << ", ->LB0\nB.DIM zero, " << n
+      << ", ->LB1\nB.DIM zero, " << a.k << ", ->LB2\nB.IOT T#1, U#1, mask=1111, last, ->M<" << size_of_result(n) << ">\nBSTOP\n";
+    const auto r = run_program(std::string("anchor_macs_") + a.dtype, p.str(), "--quiet");
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    period_ps = r.stats["clock_period_ps"];
+    const double macs = r.stats["engines"]["cube"]["macs"];
+    CHECK(macs == 4.0 * m * n * a.k);
+    const double got = macs / static_cast<double>(op_cycles(r, "cube", "TMATMUL"));
+    std::printf("%-15s %-5s %-10s %8.0f %8.0f %+6.1f%%  %s\n", "TMATMUL", a.dtype, "MACs/cycle", a.macs_per_cycle, got,
+                100 * (got - a.macs_per_cycle) / a.macs_per_cycle, "cube MACs per cycle");
+    CHECK(std::abs(got - a.macs_per_cycle) / a.macs_per_cycle <= 0.05);
+  }
+  const double ghz = 1000.0 / static_cast<double>(period_ps);
+  std::printf("%-15s %-5s %-10s %8s %8.3f %7s  %s\n", "clock", "", "GHz", "1.8-1.85", ghz, "", "cube clock");
+  CHECK(ghz >= 1.8);
+  CHECK(ghz <= 1.85);
+}
+
 TEST_CASE("A large GEMM reaches at least 90% of the configured CUBE peak in steady state", "[timing]") {
   // 24 chained TMATMUL.ACC steps of 128 x 256 x 64 (M x K x N over four PEs). The queue policy
   // keeps the last 16 results of hand M alive, so the results are kept small enough to fit.
