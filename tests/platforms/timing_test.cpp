@@ -117,6 +117,21 @@ TEST_CASE("An EXPDIF that widens FP16 to FP32 pays the FP32 per-element cost of 
   CHECK(op_cycles(widening, "sfu", "TROWEXPANDEXPDIF") == expected);
 }
 
+TEST_CASE("An SFU command that starts as the previous one ends pays no startup", "[timing]") {
+  // Two independent 64x64 FP32 reductions: the second starts the cycle the first ends, so it costs
+  // its per-repeat work only (TROWMAX: 7.3 x 64 rounded up, against 480 with its startup of 12).
+  const std::string program = ".tile T#1 FP32 cols=64 capacity=16384 valid=64x64\n.random T#1 seed=3 min=1 max=2\n"
+                              "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 64, ->LB0\nB.DIM zero, 64, ->LB1\n"
+                              "B.IOT T#1, mask=1111, last, ->U<2>\nBSTOP\n"
+                              "BSTART.SFU TROWMAX, FP32\nB.DIM zero, 64, ->LB0\nB.DIM zero, 64, ->LB1\n"
+                              "B.IOT T#1, mask=1111, last, ->U<2>\nBSTOP\n";
+  const auto r = run_program("back_to_back", program, "--quiet");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(op_cycles(r, "sfu", "TROWSUM") == 492);
+  CHECK(op_cycles(r, "sfu", "TROWMAX") == 480 - 12);
+}
+
 TEST_CASE("SFU-bound cycles grow linearly with the element count", "[timing]") {
   std::vector<double> cycles;
   for (unsigned rows : {16u, 32u, 64u, 128u, 256u}) {
@@ -439,6 +454,18 @@ TEST_CASE("The SFU law's parameters also express the other published fits", "[ti
   const auto c = run_program("fit_colsum", sfu_program("TCOLSUM", "FP32", 64, 64), col);
   REQUIRE(c.status == 0);
   CHECK(op_cycles(c, "sfu", "TCOLSUM") == 16 * 63 + 30 * 6);
+  // Off the anchors' shapes, where a rounding would show: 8 rows (log2 exactly 3), and 96 valid
+  // columns (two column blocks, ceil(96 / 64)).
+  const auto c8 = run_program("fit_colsum_8", sfu_program("TCOLSUM", "FP32", 8, 64), col);
+  REQUIRE(c8.status == 0);
+  CHECK(op_cycles(c8, "sfu", "TCOLSUM") == 16 * 7 + 30 * 3);
+  const auto r96 = run_program("fit_rowsum_96",
+                               ".tile T#1 FP32 cols=128 valid=32x96\n.random T#1 seed=3 min=1 max=2\n"
+                               "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 96, ->LB0\nB.DIM zero, 32, ->LB1\nB.DIM zero, 128, ->LB2\n"
+                               "B.IOT T#1, mask=1111, last, ->U<1>\nBSTOP\n",
+                               row);
+  REQUIRE(r96.status == 0);
+  CHECK(op_cycles(r96, "sfu", "TROWSUM") == 45 * 2 + 6);
   // The other Huawei model: latency + 2 * repeats - 1 (row-sum latency 20).
   const auto h = run_program("fit_latency", sfu_program("TROWSUM", "FP32", 64, 64),
                              "--quiet --set sfu.class.row_reduce.startup_cycles=19 --set sfu.class.row_reduce.cycles_per_repeat=2");

@@ -227,6 +227,13 @@ TEST_CASE("one error per bad line, good lines still assemble, formatted as file:
   REQUIRE(a.instructions.size() == 2);
   CHECK(a.instructions[1].loc.line == 5);
   CHECK(!a.ok());
+  // An instruction is located at its mnemonic, indented or not (a fault names that column).
+  const Assembly indented = assemble("BSTOP\n    BSTART.SFU TROWSUM, FP32\n\tBSTOP\n", "prog.s");
+  REQUIRE(indented.instructions.size() == 3);
+  CHECK(indented.instructions[0].loc.column == 1);
+  CHECK(indented.instructions[1].loc.column == 5);
+  CHECK(indented.instructions[2].loc.column == 2);
+  CHECK(format_location(indented.instructions[1].loc) == "prog.s:2:5");
 }
 
 }  // namespace

@@ -99,6 +99,26 @@ TEST_CASE("CELL shapes of every layout and DataType (cell_shape is served from a
   }
 }
 
+TEST_CASE("A CUBE descriptor holds at most 16384 CELLs", "[state]") {
+  // The ISA's rule, beyond any tile a 256 KiB capacity holds (at most 2048 CELLs of 128 bytes),
+  // so it is pinned on the descriptor alone: 128 x 128 CELLs, and 128 x 129.
+  const CellShape cell = *cell_shape(Layout::CubeN8, DataType::FP16);
+  const auto described = [&](std::uint32_t cell_rows, std::uint32_t cell_cols) {
+    TileDescriptor d;
+    d.dtype = DataType::FP16;
+    d.layout = Layout::CubeN8;
+    d.rows = d.valid_rows = cell_rows * cell.rows;
+    d.cols = d.valid_cols = cell_cols * cell.cols;
+    d.capacity_bytes = 128 * cell_rows * cell_cols;
+    return d;
+  };
+  CHECK_FALSE(descriptor_problem(described(128, 128)));
+  const auto over = descriptor_problem(described(128, 129));
+  REQUIRE(over);
+  CHECK(over->part == DescriptorProblem::Part::ValidShape);
+  CHECK(over->rule == "more than 16384 CELLs");
+}
+
 TEST_CASE("CUBE CELL layouts: storage shapes and CELL index mapping", "[state]") {
   // M16 FP16: CELL 16 x 4; a 16 x 10 valid shape stores 16 x 12 (3 CELLs).
   auto m16 = cube_storage_shape(Layout::CubeM16, DataType::FP16, 16, 10);
@@ -184,12 +204,23 @@ TEST_CASE("Allocation is all-or-nothing and charges TSize on every PE of the mas
   CHECK(s.allocate({{1, small}}));   // PE0 only: 128 bytes
   CHECK(s.capacity_in_use(0) == 262144 + 128);
   CHECK(s.capacity_in_use(1) == 262144);
-  // Two requests where only the first fits leave nothing allocated.
-  const std::uint64_t before = s.capacity_in_use();
-  auto two = s.allocate({{2, small}, {3, big}});
-  REQUIRE_FALSE(two);
-  CHECK(s.capacity_in_use() == before);
-  CHECK_FALSE(s.local(32).allocated);
+}
+
+TEST_CASE("Destinations that fit one by one but not together leave nothing allocated", "[state]") {
+  TileState s(AllocationPolicy::Asl);
+  const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
+  for (int i = 0; i < 3; ++i) REQUIRE(s.allocate({{0, big}}));  // 192 KiB of every PE's 256 KiB
+  const TileDescriptor small = row_major(DataType::FP32, 128, 1, 32, 1);
+  // Each request fits on its own (the small one, and either 64 KiB tile), not the three together.
+  REQUIRE_FALSE(s.check_allocation(DestinationRequest{2, small}));
+  REQUIRE_FALSE(s.check_allocation(DestinationRequest{3, big}));
+  auto three = s.allocate({{2, small}, {3, big}, {3, big}});
+  REQUIRE_FALSE(three);
+  CHECK(three.fault().code == FaultCode::TileAllocation);
+  CHECK(s.capacity_in_use() == 196608);
+  CHECK_FALSE(s.local(32).allocated);  // M#1, which the small request would have taken
+  CHECK_FALSE(s.local(48).allocated);  // nor N#1 and N#2
+  CHECK_FALSE(s.local(49).allocated);
 }
 
 TEST_CASE("A single destination request is checked exactly as a one-element list", "[state]") {
