@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "platforms/files.h"
 
@@ -74,6 +77,32 @@ std::string closest_key(const std::string& key, const std::vector<model::ParamIn
         p.key[p.key.size() - last.size() - 1] == '.')
       return p.key;
   return {};
+}
+
+/// Whether a JSON number's text is not zero but too small for a double, so it would read as 0.
+bool reads_as_zero(const std::string& number) {
+  const std::string mantissa = number.substr(0, number.find_first_of("eE"));
+  return mantissa.find_first_of("123456789") != std::string::npos && std::strtod(number.c_str(), nullptr) == 0.0;
+}
+
+/// The first number of a JSON text that reads_as_zero, with its line; nothing if none does.
+std::optional<std::pair<std::string, int>> number_read_as_zero(const std::string& text) {
+  int line = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '"') {  // a string, whose digits are no number
+      while (++i < text.size() && text[i] != '"')
+        if (text[i] == '\\') ++i;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      const std::size_t end = text.find_first_not_of("0123456789+-.eE", i);
+      const std::string number = text.substr(i, end == std::string::npos ? std::string::npos : end - i);
+      if (reads_as_zero(number)) return std::pair{number, line};
+      i += number.size() - 1;
+    }
+  }
+  return std::nullopt;
 }
 
 constexpr int kMaxConfigDepth = 16;
@@ -198,6 +227,9 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
     errors.push_back(file + ": invalid JSON: " + e.what());
     return;
   }
+  if (const auto zero = number_read_as_zero(*text))
+    problems.push_back("line " + std::to_string(zero->second) + ": '" + zero->first +
+                       "' is too small to hold (it would read as 0)");
   for (const std::string& problem : problems) errors.push_back(file + ": " + problem);
   if (!problems.empty()) return;
   if (!j.is_object()) {
@@ -233,15 +265,14 @@ ConfigResult load_config(const std::string& file, const std::vector<std::string>
       try {
         value = Json::parse(text);
       } catch (const Json::out_of_range&) {  // 1e400
-        result.errors.push_back("--set: " + key + ": '" + text + "' is too large for any value");
+        result.errors.push_back("--set: " + key + ": '" + text + "' is beyond any value's range");
         continue;
       } catch (const Json::exception&) {
         result.errors.push_back("--set: " + key + ": '" + text + "' is not a number");
         continue;
       }
       // A number too small for a double reads as 0: say so rather than set 0.
-      const std::string mantissa = text.substr(0, text.find_first_of("eE"));
-      if (value.is_number_float() && value.get<double>() == 0 && mantissa.find_first_of("123456789") != std::string::npos) {
+      if (value.is_number_float() && reads_as_zero(text)) {
         result.errors.push_back("--set: " + key + ": '" + text + "' is too small to hold (it would read as 0)");
         continue;
       }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ptosim exec SCENARIO.json: runs a scenario on the functional model and prints the result JSON
 // (shared/scenario-format.md). Exit 0 whenever the scenario ran, faults included.
+#include <algorithm>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,7 +20,7 @@ namespace {
 
 /// Parses the scenario's JSON; a key given twice in one object (which a plain parse resolves
 /// silently in favour of the last) is an error that names it ("tiles[1].reg").
-nlohmann::json parse_scenario_json(const std::string& text, std::string& duplicate) {
+nlohmann::json parse_scenario_json(const std::string& text, std::optional<std::string>& duplicate) {
   struct Level {
     bool object;
     std::set<std::string> keys;
@@ -49,7 +51,7 @@ nlohmann::json parse_scenario_json(const std::string& text, std::string& duplica
         break;
       case Event::key:
         levels.back().key = parsed.get<std::string>();
-        if (!levels.back().keys.insert(levels.back().key).second && duplicate.empty()) duplicate = path();
+        if (!levels.back().keys.insert(levels.back().key).second && !duplicate) duplicate = path();
         break;
       case Event::value:
         element_done();
@@ -62,7 +64,7 @@ nlohmann::json parse_scenario_json(const std::string& text, std::string& duplica
 }  // namespace
 
 int exec_command(const Args& args) {
-  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+  if (std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; })) {
     std::cout << "usage: ptosim exec SCENARIO.json\n"
                  "Runs the scenario on the functional model; prints the outcome JSON on stdout.\n";
     return 0;
@@ -83,15 +85,15 @@ int exec_command(const Args& args) {
     return 2;
   }
   nlohmann::json doc;
-  std::string duplicate;
+  std::optional<std::string> duplicate;
   try {
     doc = parse_scenario_json(*text, duplicate);
   } catch (const nlohmann::json::exception& e) {  // syntax, or a number beyond a double
     std::cerr << "ptosim exec: " << path << ": invalid JSON: " << e.what() << "\n";
     return 2;
   }
-  if (!duplicate.empty()) {
-    std::cerr << "ptosim exec: " << path << ": key '" << duplicate << "' given twice\n";
+  if (duplicate) {
+    std::cerr << "ptosim exec: " << path << ": key '" << *duplicate << "' given twice\n";
     return 2;
   }
   Scenario scenario;

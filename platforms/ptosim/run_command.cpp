@@ -83,15 +83,15 @@ void usage(std::ostream& os) {
         "  --quiet                print the summary without the dumped tiles\n";
 }
 
-// Decimal digits only (no sign, no spaces); an empty bound keeps the default.
-/// A cycle of --trace-window (empty: the bound stays open); false with `error` set otherwise.
-bool parse_cycles(const std::string& s, std::uint64_t& v, std::string& error) {
+/// A bound of --trace-window, `s` in the option's value `whole`: decimal digits only (no sign, no
+/// spaces), an empty bound staying open; false with `error` set otherwise.
+bool parse_cycles(const std::string& s, const std::string& whole, std::uint64_t& v, std::string& error) {
   if (s.empty()) return true;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec == std::errc::result_out_of_range && end == s.data() + s.size())
     error = "--trace-window: cycle " + s + " is beyond the simulated time range";
   else if (ec != std::errc() || end != s.data() + s.size())
-    error = "--trace-window: expected BEGIN:END in cycles (decimal, either may be left out), got '" + s + "'";
+    error = "--trace-window: expected BEGIN:END in cycles (decimal, either may be left out), got '" + whole + "'";
   return error.empty();
 }
 
@@ -198,7 +198,7 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
         error = "--trace-window: expected BEGIN:END in cycles (decimal, either may be left out), got '" + s + "'";
         return false;
       }
-      if (!parse_cycles(s.substr(0, colon), o.window_begin, error) || !parse_cycles(s.substr(colon + 1), o.window_end, error))
+      if (!parse_cycles(s.substr(0, colon), s, o.window_begin, error) || !parse_cycles(s.substr(colon + 1), s, o.window_end, error))
         return false;
       if (o.window_end < o.window_begin) {
         error = "--trace-window: the end (" + std::to_string(o.window_end) + ") is before the beginning (" +
@@ -379,17 +379,22 @@ static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may touch
 /// runs in a process group of its own), by SIGTERM and two seconds later SIGKILL; the caller asks
 /// g_interrupted before what this returns.
 std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
-  // Its output is not ours to show, but what it says on failing is: its errors go to a file beside
-  // the FST (a temporary name itself) and are quoted when it fails.
-  const std::string log = fst + ".log";
-  struct RemoveLog {
-    const std::string& path;
-    ~RemoveLog() { std::remove(path.c_str()); }
-  } remove_log{log};
+  // Its output is not ours to show, but what it says on failing is: its errors go to a temporary
+  // file, quoted when it fails.
+  struct Log {
+    std::string path = (std::filesystem::temp_directory_path() / "ptosim-vcd2fst-XXXXXX").string();
+    int fd = mkstemp(path.data());
+    ~Log() {
+      if (fd < 0) return;
+      close(fd);
+      std::remove(path.c_str());
+    }
+  } log;
   posix_spawn_file_actions_t quiet;
   if (posix_spawn_file_actions_init(&quiet) != 0) return "cannot run vcd2fst: out of memory";
   const bool redirected = posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0) == 0 &&
-                          posix_spawn_file_actions_addopen(&quiet, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0;
+                          (log.fd >= 0 ? posix_spawn_file_actions_adddup2(&quiet, log.fd, 2)  // else unquoted
+                                       : posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0)) == 0;
   std::string program = "vcd2fst", vcd_option = "--vcdname=" + vcd, fst_option = "--fstname=" + fst;
   std::vector<char*> argv{program.data(), vcd_option.data(), fst_option.data(), nullptr};
   posix_spawnattr_t group;
@@ -416,10 +421,15 @@ std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
     usleep(10'000);  // polled: a caught signal restarts a blocking wait
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    // Its first lines, shown as text: at most 300 characters, control bytes and non-ASCII as '?'.
     std::string said;
-    std::ifstream in(log);
-    for (std::string line; said.size() < 400 && std::getline(in, line);)
-      if (!line.empty()) said += (said.empty() ? "" : " / ") + line;
+    std::ifstream in(log.fd >= 0 ? log.path : std::string(), std::ios::binary);
+    for (std::string line; said.size() < 300 && std::getline(in, line);) {
+      if (line.empty()) continue;
+      if (!said.empty()) said += " / ";
+      for (const char c : line) said += c >= ' ' && c <= '~' ? c : '?';
+    }
+    if (said.size() > 300) said = said.substr(0, 300) + "...";
     const std::string how = WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
                                               : "signal " + std::to_string(WTERMSIG(status));
     return "vcd2fst failed (" + how + (said.empty() ? "" : ": " + said) + ")";

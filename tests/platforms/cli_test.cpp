@@ -309,7 +309,10 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     CHECK(run("exec").err == "ptosim exec: no scenario file given\nusage: ptosim exec SCENARIO.json\n");
     CHECK(run("exec a.json b.json").err.find("more than one input file ('a.json', 'b.json')") != std::string::npos);
     CHECK(run("exec --bogus").err.find("unknown option '--bogus'") != std::string::npos);
-    CHECK(run("exec a.json --bogus").status == 2);
+    CHECK(run("exec a.json --bogus").err.find("unknown option '--bogus'") != std::string::npos);
+    CHECK(run("exec a.json --help").status == 0);
+    // A key given twice is found at the top level too, whatever its name.
+    CHECK(run("exec " + write_file("empty_key.json", R"({ "": 1, "": 2 })")).err.find("key '' given twice") != std::string::npos);
   }
   SECTION("a number beyond a double in a scenario") {
     const Outcome r = run("exec " + write_file("huge.json", R"({ "program": "", "status": 1e400 })"));

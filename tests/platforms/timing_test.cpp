@@ -454,18 +454,22 @@ TEST_CASE("The SFU law's parameters also express the other published fits", "[ti
   const auto c = run_program("fit_colsum", sfu_program("TCOLSUM", "FP32", 64, 64), col);
   REQUIRE(c.status == 0);
   CHECK(op_cycles(c, "sfu", "TCOLSUM") == 16 * 63 + 30 * 6);
-  // Off the anchors' shapes, where a rounding would show: 8 rows (log2 exactly 3), and 96 valid
-  // columns (two column blocks, ceil(96 / 64)).
+  // Off the anchors' shapes: 8 rows (log2 exactly 3) and 12 (log2 12 = 3.585, the sum rounded up
+  // once, at the end); 80 valid columns of 256 (ceil(80 / 64) = 2 column blocks, of the valid region;
+  // 8 rows, so that streaming the 8 KiB tile stays under the compute time).
   const auto c8 = run_program("fit_colsum_8", sfu_program("TCOLSUM", "FP32", 8, 64), col);
   REQUIRE(c8.status == 0);
   CHECK(op_cycles(c8, "sfu", "TCOLSUM") == 16 * 7 + 30 * 3);
-  const auto r96 = run_program("fit_rowsum_96",
-                               ".tile T#1 FP32 cols=128 valid=32x96\n.random T#1 seed=3 min=1 max=2\n"
-                               "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 96, ->LB0\nB.DIM zero, 32, ->LB1\nB.DIM zero, 128, ->LB2\n"
+  const auto c12 = run_program("fit_colsum_12", sfu_program("TCOLSUM", "FP32", 12, 64), col);
+  REQUIRE(c12.status == 0);
+  CHECK(op_cycles(c12, "sfu", "TCOLSUM") == 284);  // -16 + 16 x 12 + 30 x 3.585 = 283.55
+  const auto r80 = run_program("fit_rowsum_80",
+                               ".tile T#1 FP32 cols=256 valid=8x80\n.random T#1 seed=3 min=1 max=2\n"
+                               "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 80, ->LB0\nB.DIM zero, 8, ->LB1\nB.DIM zero, 256, ->LB2\n"
                                "B.IOT T#1, mask=1111, last, ->U<1>\nBSTOP\n",
                                row);
-  REQUIRE(r96.status == 0);
-  CHECK(op_cycles(r96, "sfu", "TROWSUM") == 45 * 2 + 6);
+  REQUIRE(r80.status == 0);
+  CHECK(op_cycles(r80, "sfu", "TROWSUM") == 45 * 2 + 6);
   // The other Huawei model: latency + 2 * repeats - 1 (row-sum latency 20).
   const auto h = run_program("fit_latency", sfu_program("TROWSUM", "FP32", 64, 64),
                              "--quiet --set sfu.class.row_reduce.startup_cycles=19 --set sfu.class.row_reduce.cycles_per_repeat=2");

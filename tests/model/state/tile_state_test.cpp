@@ -211,16 +211,15 @@ TEST_CASE("Destinations that fit one by one but not together leave nothing alloc
   const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
   for (int i = 0; i < 3; ++i) REQUIRE(s.allocate({{0, big}}));  // 192 KiB of every PE's 256 KiB
   const TileDescriptor small = row_major(DataType::FP32, 128, 1, 32, 1);
-  // Each request fits on its own (the small one, and either 64 KiB tile), not the three together.
+  // Each request fits on its own, not the two together (192 KiB + 128 B + 64 KiB).
   REQUIRE_FALSE(s.check_allocation(DestinationRequest{2, small}));
   REQUIRE_FALSE(s.check_allocation(DestinationRequest{3, big}));
-  auto three = s.allocate({{2, small}, {3, big}, {3, big}});
-  REQUIRE_FALSE(three);
-  CHECK(three.fault().code == FaultCode::TileAllocation);
+  auto two = s.allocate({{2, small}, {3, big}});
+  REQUIRE_FALSE(two);
+  CHECK(two.fault().code == FaultCode::TileAllocation);
   CHECK(s.capacity_in_use() == 196608);
-  CHECK_FALSE(s.local(32).allocated);  // M#1, which the small request would have taken
-  CHECK_FALSE(s.local(48).allocated);  // nor N#1 and N#2
-  CHECK_FALSE(s.local(49).allocated);
+  CHECK_FALSE(s.local(32).allocated);  // M#1, which the small request alone would have taken
+  CHECK_FALSE(s.local(48).allocated);
 }
 
 TEST_CASE("A single destination request is checked exactly as a one-element list", "[state]") {
