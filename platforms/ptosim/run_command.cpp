@@ -382,7 +382,11 @@ std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
   // Its output is not ours to show, but what it says on failing is: its errors go to a temporary
   // file, quoted when it fails.
   struct Log {
-    std::string path = (std::filesystem::temp_directory_path() / "ptosim-vcd2fst-XXXXXX").string();
+    std::string path = [] {
+      std::error_code ec;
+      const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+      return ((ec ? std::filesystem::path("/tmp") : dir) / "ptosim-vcd2fst-XXXXXX").string();
+    }();
     int fd = mkstemp(path.data());
     ~Log() {
       if (fd < 0) return;
@@ -421,15 +425,22 @@ std::string convert_to_fst(const std::string& vcd, const std::string& fst) {
     usleep(10'000);  // polled: a caught signal restarts a blocking wait
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    // Its first lines, shown as text: at most 300 characters, control bytes and non-ASCII as '?'.
-    std::string said;
+    // What it said first, as one line of text: at most 300 characters, its line ends as " / ",
+    // other control bytes and non-ASCII as '?'.
+    constexpr std::size_t kQuoted = 300;
+    char head[kQuoted + 1];
     std::ifstream in(log.fd >= 0 ? log.path : std::string(), std::ios::binary);
-    for (std::string line; said.size() < 300 && std::getline(in, line);) {
-      if (line.empty()) continue;
-      if (!said.empty()) said += " / ";
-      for (const char c : line) said += c >= ' ' && c <= '~' ? c : '?';
+    in.read(head, sizeof head);
+    std::string said;
+    for (std::streamsize i = 0; i < in.gcount(); ++i) {
+      const char c = head[i];
+      if (c == '\n' || c == '\r')
+        said += said.empty() || said.back() == ' ' ? "" : " / ";
+      else
+        said += c >= ' ' && c <= '~' ? c : '?';
     }
-    if (said.size() > 300) said = said.substr(0, 300) + "...";
+    while (!said.empty() && (said.back() == ' ' || said.back() == '/')) said.pop_back();
+    if (in.gcount() > static_cast<std::streamsize>(kQuoted)) said = said.substr(0, kQuoted) + "...";
     const std::string how = WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
                                               : "signal " + std::to_string(WTERMSIG(status));
     return "vcd2fst failed (" + how + (said.empty() ? "" : ": " + said) + ")";
