@@ -137,6 +137,12 @@ class LineParser {
     return fail_at(peek(), what);
   }
   bool expect_end() { return expect(Tok::End, "end of line"); }
+  /// After a list's item, not at the end of the line: the ',' and the next `item` (a list never
+  /// ends in ',').
+  bool comma_then(const char* item) {
+    if (!expect(Tok::Comma, "',' or end of line")) return false;
+    return !at(Tok::End) || fail_at(peek(), std::string(item) + " after ','");
+  }
 
   bool word(const Token*& out, std::string_view expected) {
     if (!at(Tok::Word)) return fail_at(peek(), expected);
@@ -352,9 +358,7 @@ class LineParser {
         if (s == key) return fail(name->column, "field '" + std::string(name->text) + "' given twice");
       seen.push_back(key);
       if (!set(key, *name, *value)) return false;
-      if (at(Tok::End)) break;
-      if (!expect(Tok::Comma, "',' or end of line")) return false;
-      if (at(Tok::End)) return fail_at(peek(), "a field name after ','");
+      if (!at(Tok::End) && !comma_then("a field name")) return false;
     }
     return true;
   }
@@ -485,9 +489,7 @@ class LineParser {
       }
       if (sources == 3) return fail(peek().column, "B.IOR takes at most three source GPRs");
       if (!gpr(f.src[sources++])) return false;
-      if (at(Tok::End)) break;
-      if (!expect(Tok::Comma, "',' or end of line")) return false;
-      if (at(Tok::End)) return fail_at(peek(), "a GPR or '->' after ','");
+      if (!at(Tok::End) && !comma_then("a GPR or '->'")) return false;
     }
     body = BIor{f};
     return true;

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/bundle/field_codes.h"
 
-#include <algorithm>
-
 #include "model/common/text.h"
 #include "model/numeric/data_type.h"
 
@@ -81,8 +79,7 @@ std::string gpr_name(unsigned selector) {
 
 std::optional<unsigned> parse_gpr(std::string_view text, std::string* why) {
   if (text.size() >= 2 && (text[0] == 'r' || text[0] == 'R')) {
-    const std::string_view digits = text.substr(1);
-    const auto n = std::all_of(digits.begin(), digits.end(), ascii_digit) ? parse_unsigned(digits) : std::nullopt;
+    const auto n = parse_decimal(text.substr(1));
     if (n && *n < 32) return static_cast<unsigned>(*n);
   }
   for (const NamedCode& n : kAbiNames)

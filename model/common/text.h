@@ -50,6 +50,13 @@ inline std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
   return v;
 }
 
+/// A whole text of decimal digits only (no sign, no 0x), of 64 bits at most: register numbers.
+inline std::optional<std::uint64_t> parse_decimal(std::string_view text) {
+  for (const char c : text)
+    if (!ascii_digit(c)) return std::nullopt;
+  return parse_unsigned(text);
+}
+
 /// `count` of `unit` in bytes: B (1), K, KB or KiB (1024), in any case; nothing for another unit,
 /// or a size too large to count. The assembler's byte sizes and a program file's .tile capacity
 /// read sizes alike.

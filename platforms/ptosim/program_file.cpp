@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "platforms/ptosim/program_file.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -570,9 +569,7 @@ class Parser {
       return fail(tokens[1].column, "expected PE0..PE3 or all");
     }
     const std::string& reg = tokens[2].text;
-    const std::string_view digits = std::string_view(reg).substr(std::min<std::size_t>(1, reg.size()));
-    const bool numbered = reg.size() > 1 && reg[0] == 'r' && std::all_of(digits.begin(), digits.end(), model::ascii_digit);
-    const auto sel = numbered ? model::parse_unsigned(digits) : std::nullopt;
+    const auto sel = reg.size() > 1 && reg[0] == 'r' ? model::parse_decimal(std::string_view(reg).substr(1)) : std::nullopt;
     if (!sel || *sel < 1 || *sel >= model::kGprCount) return fail(tokens[2].column, "expected a GPR r1..r23");
     g.selector = static_cast<unsigned>(*sel);
     const std::string& text = tokens[3].text;

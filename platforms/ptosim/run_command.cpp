@@ -83,16 +83,20 @@ void usage(std::ostream& os) {
         "  --quiet                print the summary without the dumped tiles\n";
 }
 
-/// A bound of --trace-window, `s` in the option's value `whole`: decimal digits only (no sign, no
-/// spaces), an empty bound staying open; false with `error` set otherwise.
-bool parse_cycles(const std::string& s, const std::string& whole, std::uint64_t& v, std::string& error) {
-  if (s.empty()) return true;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec == std::errc::result_out_of_range && end == s.data() + s.size())
-    error = "--trace-window: cycle " + s + " is beyond the simulated time range";
-  else if (ec != std::errc() || end != s.data() + s.size())
-    error = "--trace-window: expected BEGIN:END in cycles (decimal, either may be left out), got '" + whole + "'";
-  return error.empty();
+/// --trace-window's BEGIN:END: each bound decimal digits only (no sign, no spaces), an empty one
+/// staying open; false with `error` set otherwise.
+bool parse_window(const std::string& s, std::uint64_t& begin, std::uint64_t& end, std::string& error) {
+  const auto bound = [&](const std::string& text, std::uint64_t& v) {
+    if (text.empty()) return true;
+    const auto [last, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (last != text.data() + text.size()) return false;
+    if (ec == std::errc::result_out_of_range) error = "--trace-window: cycle " + text + " is beyond the simulated time range";
+    return ec == std::errc();
+  };
+  const auto colon = s.find(':');
+  if (colon != std::string::npos && bound(s.substr(0, colon), begin) && bound(s.substr(colon + 1), end)) return true;
+  if (error.empty()) error = "--trace-window: expected BEGIN:END in cycles (decimal, either may be left out), got '" + s + "'";
+  return false;
 }
 
 /// The trace a run shows the user (its .gtkw and filters are named after it).
@@ -193,13 +197,7 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
       std::string s;
       if (!value(s)) return false;
       o.window_given = true;
-      const auto colon = s.find(':');
-      if (colon == std::string::npos) {
-        error = "--trace-window: expected BEGIN:END in cycles (decimal, either may be left out), got '" + s + "'";
-        return false;
-      }
-      if (!parse_cycles(s.substr(0, colon), s, o.window_begin, error) || !parse_cycles(s.substr(colon + 1), s, o.window_end, error))
-        return false;
+      if (!parse_window(s, o.window_begin, o.window_end, error)) return false;
       if (o.window_end < o.window_begin) {
         error = "--trace-window: the end (" + std::to_string(o.window_end) + ") is before the beginning (" +
                 std::to_string(o.window_begin) + ")";
