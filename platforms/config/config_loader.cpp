@@ -3,13 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <optional>
-#include <set>
 #include <sstream>
 #include <utility>
 
 #include "platforms/files.h"
+#include "platforms/strict_json.h"
 
 namespace ptosim::platforms {
 
@@ -79,83 +77,8 @@ std::string closest_key(const std::string& key, const std::vector<model::ParamIn
   return {};
 }
 
-/// Whether a JSON number's text is not zero but too small for a double, so it would read as 0.
-bool reads_as_zero(const std::string& number) {
-  const std::string mantissa = number.substr(0, number.find_first_of("eE"));
-  return mantissa.find_first_of("123456789") != std::string::npos && std::strtod(number.c_str(), nullptr) == 0.0;
-}
-
-/// The first number of a JSON text that reads_as_zero, with its line; nothing if none does.
-std::optional<std::pair<std::string, int>> number_read_as_zero(const std::string& text) {
-  int line = 1;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') {
-      ++line;
-    } else if (c == '"') {  // a string, whose digits are no number
-      while (++i < text.size() && text[i] != '"')
-        if (text[i] == '\\') ++i;
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      const std::size_t end = text.find_first_not_of("0123456789+-.eE", i);
-      const std::string number = text.substr(i, end == std::string::npos ? std::string::npos : end - i);
-      if (reads_as_zero(number)) return std::pair{number, line};
-      i += number.size() - 1;
-    }
-  }
-  return std::nullopt;
-}
-
-constexpr int kMaxConfigDepth = 16;
-/// Thrown out of the parse when the nesting passes kMaxConfigDepth (the problem says where).
-struct TooDeep {};
-
-/// Parses a configuration file's text, reporting every key given twice in one object ("a.b"),
-/// which a plain parse would resolve silently in favour of the last, and every key with a dot in
-/// it, which would be a second way to name a nested key (and so to give it twice unseen).
-Json parse_checked(const std::string& text, std::vector<std::string>& problems, std::string& at) {
-  struct Level {
-    bool object;
-    std::set<std::string> keys;
-    std::string key;  // the member being parsed
-  };
-  std::vector<Level> levels;
-  auto path = [&levels] {
-    std::string p;
-    for (const Level& l : levels)
-      if (l.object && !l.key.empty()) p += (p.empty() ? "" : ".") + l.key;
-    return p;
-  };
-  const Json::parser_callback_t callback = [&](int depth, Json::parse_event_t event, Json& parsed) {
-    switch (event) {
-      case Json::parse_event_t::object_start:
-      case Json::parse_event_t::array_start:
-        // No key nests deeper; stopping here keeps a hostile file from costing time and stack.
-        if (depth >= kMaxConfigDepth) {
-          problems.push_back((levels.empty() || path().empty() ? std::string("the configuration") : "'" + path() + "'") +
-                             " nests deeper than " + std::to_string(kMaxConfigDepth) + " levels; no configuration key is that deep");
-          throw TooDeep{};
-        }
-        levels.push_back({event == Json::parse_event_t::object_start, {}, {}});
-        break;
-      case Json::parse_event_t::object_end:
-      case Json::parse_event_t::array_end:
-        levels.pop_back();
-        break;
-      case Json::parse_event_t::key:
-        levels.back().key = parsed.get<std::string>();
-        if (levels.back().key.find('.') != std::string::npos)
-          problems.push_back("key '" + path() + "' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)");
-        else if (!levels.back().keys.insert(levels.back().key).second)
-          problems.push_back("key '" + path() + "' given twice");
-        break;
-      case Json::parse_event_t::value:
-        break;
-    }
-    at = path();
-    return true;
-  };
-  return Json::parse(text, callback);
-}
+/// A file nests its keys ("a.b" is how --set spells them) and never deeply.
+const JsonRules kConfigRules{"the configuration", 16, "no configuration key is that deep", false};
 
 /// Stores a number the range check accepts; the check comes first, as a value beyond the field's
 /// type (say 1e20 into an integer) cannot be stored faithfully to be checked afterwards.
@@ -212,26 +135,13 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
     errors.push_back(error);
     return;
   }
-  Json j;
-  std::vector<std::string> problems;
-  std::string at;  // the key being parsed when parsing stopped
-  try {
-    j = parse_checked(*text, problems, at);
-  } catch (const TooDeep&) {
-    errors.push_back(file + ": " + problems.back());
-    return;
-  } catch (const Json::out_of_range& e) {  // a number beyond a double (1e400)
-    errors.push_back(file + ": " + (at.empty() ? "" : at + ": ") + "invalid JSON: " + e.what());
-    return;
-  } catch (const Json::exception& e) {
-    errors.push_back(file + ": invalid JSON: " + e.what());
+  std::string problem;
+  const auto parsed = parse_strict_json(*text, kConfigRules, problem);
+  if (!parsed) {
+    errors.push_back(file + ": " + problem);
     return;
   }
-  if (const auto zero = number_read_as_zero(*text))
-    problems.push_back("line " + std::to_string(zero->second) + ": '" + zero->first +
-                       "' is too small to hold (it would read as 0)");
-  for (const std::string& problem : problems) errors.push_back(file + ": " + problem);
-  if (!problems.empty()) return;
+  const Json& j = *parsed;
   if (!j.is_object()) {
     errors.push_back(file + ": the configuration must be a JSON object");
     return;
@@ -272,7 +182,7 @@ ConfigResult load_config(const std::string& file, const std::vector<std::string>
         continue;
       }
       // A number too small for a double reads as 0: say so rather than set 0.
-      if (value.is_number_float() && reads_as_zero(text)) {
+      if (value.is_number_float() && reads_as_zero(text, value.get<double>())) {
         result.errors.push_back("--set: " + key + ": '" + text + "' is too small to hold (it would read as 0)");
         continue;
       }

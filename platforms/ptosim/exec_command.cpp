@@ -3,8 +3,6 @@
 // (shared/scenario-format.md). Exit 0 whenever the scenario ran, faults included.
 #include <algorithm>
 #include <iostream>
-#include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -13,53 +11,14 @@
 #include "platforms/files.h"
 #include "platforms/ptosim/commands.h"
 #include "platforms/ptosim/scenario.h"
+#include "platforms/strict_json.h"
 
 namespace ptosim::platforms {
 
 namespace {
 
-/// Parses the scenario's JSON; a key given twice in one object (which a plain parse resolves
-/// silently in favour of the last) is an error that names it ("tiles[1].reg").
-nlohmann::json parse_scenario_json(const std::string& text, std::optional<std::string>& duplicate) {
-  struct Level {
-    bool object;
-    std::set<std::string> keys;
-    std::string key;        // the member being parsed
-    std::size_t index = 0;  // the element being parsed
-  };
-  std::vector<Level> levels;
-  const auto path = [&levels] {
-    std::string p;
-    for (const Level& l : levels)
-      p += l.object ? (p.empty() ? "" : ".") + l.key : "[" + std::to_string(l.index) + "]";
-    return p;
-  };
-  const auto element_done = [&levels] {
-    if (!levels.empty() && !levels.back().object) ++levels.back().index;
-  };
-  using Event = nlohmann::json::parse_event_t;
-  return nlohmann::json::parse(text, [&](int, Event event, nlohmann::json& parsed) {
-    switch (event) {
-      case Event::object_start:
-      case Event::array_start:
-        levels.push_back({event == Event::object_start, {}, {}});
-        break;
-      case Event::object_end:
-      case Event::array_end:
-        levels.pop_back();
-        element_done();
-        break;
-      case Event::key:
-        levels.back().key = parsed.get<std::string>();
-        if (!levels.back().keys.insert(levels.back().key).second && !duplicate) duplicate = path();
-        break;
-      case Event::value:
-        element_done();
-        break;
-    }
-    return true;
-  });
-}
+/// A scenario's fields nest a few levels (tiles[i].data[j]).
+const JsonRules kScenarioRules{"the scenario", 16, "no scenario field is that deep"};
 
 }  // namespace
 
@@ -84,20 +43,13 @@ int exec_command(const Args& args) {
     std::cerr << "ptosim exec: " << error << "\n";
     return 2;
   }
-  nlohmann::json doc;
-  std::optional<std::string> duplicate;
-  try {
-    doc = parse_scenario_json(*text, duplicate);
-  } catch (const nlohmann::json::exception& e) {  // syntax, or a number beyond a double
-    std::cerr << "ptosim exec: " << path << ": invalid JSON: " << e.what() << "\n";
-    return 2;
-  }
-  if (duplicate) {
-    std::cerr << "ptosim exec: " << path << ": key '" << *duplicate << "' given twice\n";
+  const auto doc = parse_strict_json(*text, kScenarioRules, error);
+  if (!doc) {
+    std::cerr << "ptosim exec: " << path << ": " << error << "\n";
     return 2;
   }
   Scenario scenario;
-  if (const std::string error = parse_scenario(doc, scenario); !error.empty()) {
+  if (const std::string error = parse_scenario(*doc, scenario); !error.empty()) {
     std::cerr << "ptosim exec: " << path << ": " << error << "\n";
     return 2;
   }

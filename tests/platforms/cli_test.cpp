@@ -314,11 +314,17 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     // A key given twice is found at the top level too, whatever its name.
     CHECK(run("exec " + write_file("empty_key.json", R"({ "": 1, "": 2 })")).err.find("key '' given twice") != std::string::npos);
   }
-  SECTION("a number beyond a double in a scenario") {
+  SECTION("numbers a scenario cannot hold, and nesting no field reaches") {
     const Outcome r = run("exec " + write_file("huge.json", R"({ "program": "", "status": 1e400 })"));
     CHECK(r.status == 2);
-    CHECK(r.err.find("invalid JSON") != std::string::npos);
+    CHECK(r.err.find("huge.json: status: invalid JSON") != std::string::npos);
     CHECK(r.err.find("number overflow") != std::string::npos);
+    // Too small, it would read as 0; too deep, no field is.
+    const Outcome tiny = run("exec " + write_file("tiny.json", R"({ "program": "", "tiles": [ { "valid_rows": 1e-999 } ] })"));
+    CHECK(tiny.err.find("tiny.json: tiles[0].valid_rows: '1e-999' is too small to hold (it would read as 0)") != std::string::npos);
+    const Outcome deep = run("exec " + write_file("deep.json", std::string(100000, '[')));
+    CHECK(deep.status == 2);
+    CHECK(deep.err.find("deep.json: the scenario nests deeper than 16 levels; no scenario field is that deep") != std::string::npos);
   }
   SECTION("invalid JSON") {
     const Outcome r = run("exec " + write_file("bad.json", "{ \"program\": "));

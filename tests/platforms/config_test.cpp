@@ -93,13 +93,14 @@ TEST_CASE("A number beyond a double is an error naming the file and key, not an 
   REQUIRE_NOTHROW(r = load_config("", {"sfu.bytes_per_cycle=1e400"}));
   CHECK(has_error(r.errors, "--set: sfu.bytes_per_cycle: '1e400' is beyond any value's range"));
   // A value too small for a double would read as 0: an error, not a silent 0, given by --set or in
-  // a file (where it is found by its line: the parser hands on only the 0).
+  // a file.
   REQUIRE_NOTHROW(r = load_config("", {"sfu.class.generate.cycles_per_repeat=1e-400"}));
   CHECK(has_error(r.errors, "--set: sfu.class.generate.cycles_per_repeat: '1e-400' is too small to hold (it would read as 0)"));
   for (const char* zero : {"0e-400", "0.0", "-0", "1e-300"})
     CHECK(load_config("", {std::string("sfu.class.generate.cycles_per_repeat=") + zero}).errors.empty());
   const std::string tiny = write("{ \"sfu\": { \"class\": {\n \"generate\": { \"cycles_per_repeat\": 1e-400 } } } }");
-  CHECK(load_config(tiny, {}).errors == std::vector<std::string>{tiny + ": line 2: '1e-400' is too small to hold (it would read as 0)"});
+  CHECK(load_config(tiny, {}).errors ==
+        std::vector<std::string>{tiny + ": sfu.class.generate.cycles_per_repeat: '1e-400' is too small to hold (it would read as 0)"});
   // Digits in strings are no numbers.
   CHECK(has_error(load_config(write(R"({ "x1e-400": { "y\"1e-400": 0 } })"), {}).errors, "unknown key"));
 }
@@ -118,7 +119,7 @@ TEST_CASE("Nesting deeper than any key is an error at once, however deep the fil
   CHECK(r.errors[0] == deep + ": 'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a' nests deeper than 16 levels; no configuration key is that deep");
   // Arrays count too; sixteen levels are still parsed, and fail only as an unknown key.
   CHECK(has_error(load_config(write(R"({ "sfu": )" + std::string(20, '[') + std::string(20, ']') + "}"), {}).errors,
-                  "'sfu' nests deeper than 16 levels"));
+                  "'sfu[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]' nests deeper than 16 levels"));
   CHECK(has_error(load_config(write(nested(16)), {}).errors, "unknown key 'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a'"));
   // Arrays from the top: the configuration itself is what nests.
   const std::string arrays = write(std::string(100, '['));

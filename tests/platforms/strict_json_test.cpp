@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The command line's one JSON reader: the value a plain parse builds, and an error naming the path
+// of what a plain parse would let through.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "platforms/strict_json.h"
+
+using ptosim::platforms::JsonRules;
+using ptosim::platforms::parse_strict_json;
+
+namespace {
+
+const JsonRules kRules{"the document", 4, "nothing is that deep", false};
+
+std::string problem(const std::string& text, const JsonRules& rules = kRules) {
+  std::string error;
+  const auto parsed = parse_strict_json(text, rules, error);
+  return parsed ? "(parsed)" : error;
+}
+
+}  // namespace
+
+TEST_CASE("A strict JSON parse builds what a plain parse builds", "[json]") {
+  for (const char* text : {R"({"a": {"b": [1, -2, 3.5, true, null, "x", [], {}]}, "c": 18446744073709551615})", "[]",
+                           R"("text")", "0", "-0.0", "1e-300", R"([[1, [2, [3]]], {"k": [{"m": 0}]}])"}) {
+    std::string error;
+    const auto parsed = parse_strict_json(text, kRules, error);
+    REQUIRE(parsed);
+    CHECK(error.empty());
+    CHECK(*parsed == nlohmann::json::parse(text));
+    CHECK(parsed->dump() == nlohmann::json::parse(text).dump());
+  }
+}
+
+TEST_CASE("A strict JSON parse names the path of a key given twice, at any depth", "[json]") {
+  CHECK(problem(R"({"a": 1, "a": 1})") == "key 'a' given twice");
+  CHECK(problem(R"({"a": [{}, {"b": {"c": 1, "c": 2}}]})") == "key 'a[1].b.c' given twice");
+  CHECK(problem(R"([0, {"": 1, "": 2}])") == "key '[1].' given twice");
+  // The same key in sibling objects is no repetition.
+  CHECK(problem(R"({"a": {"k": 1}, "b": {"k": 1}, "c": [{"k": 1}, {"k": 2}]})") == "(parsed)");
+}
+
+TEST_CASE("A strict JSON parse refuses a number that would read as 0, and names where it is", "[json]") {
+  CHECK(problem(R"({"a": [1, 2, 1e-400]})") == "a[2]: '1e-400' is too small to hold (it would read as 0)");
+  CHECK(problem("-2.5E-999") == "'-2.5E-999' is too small to hold (it would read as 0)");
+  for (const char* zero : {"0e-400", "-0.000e-999", "0.0", "1e-300", "4.9e-324"}) CHECK(problem(zero) == "(parsed)");
+}
+
+TEST_CASE("A strict JSON parse stops at its depth limit, and keeps the rest of its rules", "[json]") {
+  CHECK(problem(R"({"a": {"b": {"c": {"d": 1}}}})") == "(parsed)");
+  CHECK(problem(R"({"a": {"b": {"c": {"d": {}}}}})") == "'a.b.c.d' nests deeper than 4 levels; nothing is that deep");
+  CHECK(problem("[[[[[") == "the document nests deeper than 4 levels; nothing is that deep");
+  CHECK(problem(R"({"a.b": 1})") == "key 'a.b' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)");
+  CHECK(problem(R"({"a.b": 1})", JsonRules{"the document", 4, "", true}) == "(parsed)");
+  // Syntax and range errors keep nlohmann's words, after the path where they stopped the parse.
+  CHECK(problem(R"({"a": [1, 2,)").rfind("a[2]: invalid JSON: [json.exception.parse_error.101]", 0) == 0);
+  CHECK(problem(R"({"a": 1e400})").rfind("a: invalid JSON: [json.exception.out_of_range.406] number overflow", 0) == 0);
+  CHECK(problem("{} x").rfind("invalid JSON: [json.exception.parse_error.101]", 0) == 0);
+}
