@@ -237,16 +237,16 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
   const auto book_group = [&](std::size_t g, unsigned instance) {
     // The initiator's address of the instance's first byte.
     const std::uint64_t base = shift + instance * instance_bytes();
-    return model::book_streams(
+    const model::StreamsBooked booked = model::book_streams(
         train.streams + g * n, n, train.burst_bytes, train.horizon,
         [&](const model::BurstStream& s, std::uint64_t addr, std::uint64_t bytes) {
           const std::uint64_t arrival = m_clock.to_cycles(s.pacer.next_issue() + hop);  // the next clock edge
           const auto grant = book(instance, now, arrival, addr - base, bytes);
           (s.write ? m_instances[instance].bytes_written : m_instances[instance].bytes_read) += bytes;
-          const std::uint64_t completes = grant.done * period;
-          done = std::max(done, completes);
-          return completes;
+          return grant.done * period;
         });
+    done = std::max(done, booked.done);
+    return booked.bytes;
   };
   if (mirror) {
     train.booked_bytes = groups * book_group(0, 0);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// BurstPacer: when the bursts of one operand stream leave their initiator. A stream issues a burst
-// every len / rate (rounded to the time unit), and a burst leaves only once the one `outstanding`
-// requests back has completed. Times are integer units of the caller's time base (SystemC time
+// BurstPacer: when the bursts of one operand stream leave their initiator, and when they have moved.
+// A stream issues a burst every len / rate (rounded to the time unit), and a burst leaves only once
+// the one `outstanding` requests back has completed; a burst has moved once the memory is done with
+// it and len / rate after it left. Times are integer units of the caller's time base (SystemC time
 // values on the platform). The initiator owns a pacer per stream; the memory that books a train of
 // the stream's bursts advances it, so pacing carries across the stream's transfers.
 #pragma once
@@ -29,15 +30,18 @@ class BurstPacer {
   }
   /// When the next burst leaves.
   std::uint64_t next_issue() const { return m_at; }
-  /// The next burst, of `bytes`, left at next_issue() and completes at `done`. Inline: called for
-  /// every burst.
-  void issued(std::uint64_t bytes, std::uint64_t done) {
+  /// The next burst, of `bytes`, left at next_issue() and the memory is done with it at `done`.
+  /// Returns when the burst has moved: no earlier than its bytes take at the stream's rate (the
+  /// initiator's side of the link is no faster). Inline: called for every burst.
+  std::uint64_t issued(std::uint64_t bytes, std::uint64_t done) {
     // bytes / rate cycles, rounded to the nearest time unit.
     const std::uint64_t step = m_twice_rate.quotient(2 * m_period * bytes + m_twice_rate.divisor() / 2);
-    m_in_flight[m_oldest] = done;
+    const std::uint64_t moved = std::max(done, m_at + step);
+    m_in_flight[m_oldest] = moved;
     if (++m_oldest == m_in_flight.size()) m_oldest = 0;
     // The next burst takes the slot of the request `outstanding` back, once that one completes.
     m_at = std::max(m_at + step, m_in_flight[m_oldest]);
+    return moved;
   }
 
  private:

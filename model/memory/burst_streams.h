@@ -43,16 +43,23 @@ struct BurstStream {
   }
 };
 
+/// What book_streams booked: its bytes, and when the last of its bursts has moved (0: none).
+struct StreamsBooked {
+  std::uint64_t bytes = 0;
+  std::uint64_t done = 0;
+};
+
 /// Books the bursts of `streams` (at most `burst_bytes` each) that leave no later than `horizon`.
 /// The stream whose next burst leaves first (ties: the earlier in `streams`) books the rest of its
 /// current transfer, burst by burst, until a burst would leave after the horizon; then the next
 /// first stream does. `book(stream, address, bytes)` books one burst leaving at
-/// stream.pacer.next_issue() and returns when it completes, which paces the stream's later bursts.
-/// Returns the bytes booked.
+/// stream.pacer.next_issue() and returns when the memory is done with it; the burst has moved then,
+/// or once its bytes have at the stream's rate if that is later (BurstPacer::issued), which paces
+/// the stream's later bursts.
 template <typename Book>
-std::uint64_t book_streams(BurstStream* const* streams, std::size_t count, std::uint64_t burst_bytes,
+StreamsBooked book_streams(BurstStream* const* streams, std::size_t count, std::uint64_t burst_bytes,
                            std::uint64_t horizon, Book&& book) {
-  std::uint64_t booked = 0;
+  StreamsBooked booked;
   for (;;) {
     BurstStream* first = nullptr;
     for (std::size_t i = 0; i < count; ++i)
@@ -63,9 +70,10 @@ std::uint64_t book_streams(BurstStream* const* streams, std::size_t count, std::
     const StreamTransfer& t = s.transfers[s.next];
     do {
       const std::uint64_t bytes = std::min(burst_bytes, t.bytes - s.offset);
-      s.pacer.issued(bytes, book(static_cast<const BurstStream&>(s), t.address + s.offset, bytes));
+      const std::uint64_t moved = s.pacer.issued(bytes, book(static_cast<const BurstStream&>(s), t.address + s.offset, bytes));
+      booked.done = std::max(booked.done, moved);
       s.offset += bytes;
-      booked += bytes;
+      booked.bytes += bytes;
     } while (s.offset < t.bytes && s.pacer.next_issue() <= horizon);
     if (s.offset == t.bytes) {
       s.offset = 0;

@@ -147,6 +147,22 @@ TEST_CASE("SFU-bound cycles grow linearly with the element count", "[timing]") {
   CHECK(slope > 0);
 }
 
+TEST_CASE("An engine's stream rate bounds a fragment moved in a single request", "[timing]") {
+  // A 64x64 FP32 TROWSUM reads 16 KiB per PE, one 32 KiB-burst request, with compute made nearly
+  // free: at the default 256 B/cycle its busy time is the memory's; at a lower rate, the rate's.
+  const std::string program = sfu_program("TROWSUM", "FP32", 64, 64);
+  const std::string fast = "--quiet --set sfu.bytes_per_cycle=65536 --set sfu.read_bytes_per_cycle=";
+  const auto port = run_program("rate_port", program, fast + "256");
+  const auto slow = run_program("rate_slow", program, fast + "64");
+  const auto crawl = run_program("rate_crawl", program, fast + "1");
+  REQUIRE(port.status == 0);
+  REQUIRE(slow.status == 0);
+  REQUIRE(crawl.status == 0);
+  CHECK(op_cycles(port, "sfu", "TROWSUM") < 16384 / 128);
+  CHECK(op_cycles(slow, "sfu", "TROWSUM") == 16384 / 64);
+  CHECK(op_cycles(crawl, "sfu", "TROWSUM") == 16384);
+}
+
 TEST_CASE("Doubling the SFU bytes per cycle halves SFU-bound time (within 10%)", "[timing]") {
   const std::string program = sfu_program("TCOLSUM", "FP32", 256, 64);
   const auto base = run_program("width_base", program, "--quiet");

@@ -41,7 +41,7 @@ TEST_CASE("Streams book a transfer at a time, the stream whose burst leaves firs
   write.restart(1, 50);
   BurstStream* const streams[] = {&read, &write};
   Recorder book;
-  CHECK(book_streams(streams, 2, 100, ~std::uint64_t{0}, book) == 550);
+  CHECK(book_streams(streams, 2, 100, ~std::uint64_t{0}, book).bytes == 550);
   // The read's first transfer in full (it leaves at 0, before the write at 1), then the write's
   // (at 1, before the read's next at 3), then the read's second transfer.
   const std::vector<Booked> expected{{false, 0, 100, 0},      {false, 100, 100, 1},  {false, 200, 100, 2},
@@ -58,13 +58,28 @@ TEST_CASE("A stream stops at the first burst beyond the horizon and carries on f
   BurstStream* const streams[] = {&read};
   Recorder book;
   book.latency = 25;  // one request in flight: the next leaves when the last completes
-  CHECK(book_streams(streams, 1, 8, 30, book) == 16);  // leaves at 0 and 25; the next at 50
+  CHECK(book_streams(streams, 1, 8, 30, book).bytes == 16);  // leaves at 0 and 25; the next at 50
   CHECK(read.offset == 16);
   CHECK(read.pacer.next_issue() == 50);
-  CHECK(book_streams(streams, 1, 8, 30, book) == 0);  // nothing due yet
-  CHECK(book_streams(streams, 1, 8, 100, book) == 24);  // 50, 75 and 100
+  CHECK(book_streams(streams, 1, 8, 30, book).bytes == 0);  // nothing due yet
+  CHECK(book_streams(streams, 1, 8, 100, book).bytes == 24);  // 50, 75 and 100
   CHECK(book.log.back().address == 32);
-  CHECK(book_streams(streams, 1, 8, ~std::uint64_t{0}, book) == 24);
+  CHECK(book_streams(streams, 1, 8, ~std::uint64_t{0}, book).bytes == 24);
   CHECK(read.finished());
-  CHECK(book_streams(streams, 1, 8, ~std::uint64_t{0}, book) == 0);
+  CHECK(book_streams(streams, 1, 8, ~std::uint64_t{0}, book).bytes == 0);
+}
+
+TEST_CASE("A burst has moved once the memory is done with it and its bytes have at the stream's rate", "[memory]") {
+  BurstStream read(BurstPacer(1, 4));
+  read.transfers = {{0, 150}};
+  read.restart(10, 2);  // 2 bytes per unit
+  BurstStream* const streams[] = {&read};
+  Recorder book;
+  book.latency = 5;  // a memory far faster than the stream
+  const StreamsBooked fast = book_streams(streams, 1, 100, ~std::uint64_t{0}, book);
+  CHECK(fast.bytes == 150);
+  CHECK(fast.done == 10 + 75);  // the last burst (50 bytes) leaves at 60 and moves for 25 units
+  read.restart(10, 2);
+  book.latency = 200;  // a memory slower than the stream
+  CHECK(book_streams(streams, 1, 100, ~std::uint64_t{0}, book).done == 60 + 200);
 }
