@@ -154,8 +154,11 @@ void BundleDispatcher::stall_until(Pred ready, std::uint64_t& counter, int reaso
 void BundleDispatcher::charge_stall(std::uint64_t from, std::uint64_t to, std::uint64_t& counter, int reason) {
   if (to <= from) return;
   counter += to - from;
+  // An engine idle at the stall's end was held back for the part of it since it ran out of work.
   for (int e = 0; e < 2; ++e)
-    if (!m_engine_busy[e] && m_queues[e].empty() && m_idle_since[e] <= from) m_idle_stall_pending[e][reason] += to - from;
+    if (const std::uint64_t idle_from = std::max(from, m_idle_since[e]);
+        !m_engine_busy[e] && m_queues[e].empty() && idle_from < to)
+      m_idle_stall_pending[e][reason] += to - idle_from;
 }
 
 void BundleDispatcher::await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end) {

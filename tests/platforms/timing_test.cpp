@@ -374,7 +374,7 @@ TEST_CASE("The VCD shows what the statistics count: busy engines, dispatcher sta
   CHECK(stalls_seen.size() == 3);  // every kind of stall was traced
 }
 
-TEST_CASE("A dependency stall is charged to the engines idle throughout it, not to its producer", "[timing]") {
+TEST_CASE("A dependency stall is charged to the engines idle during it, not to its producer", "[timing]") {
   // The SFU bundle waits for the CUBE's row maxima: the SFU sits idle for the whole wait, the CUBE
   // is busy until the wait ends (and idle only from then on).
   const std::string program =
@@ -395,6 +395,34 @@ TEST_CASE("A dependency stall is charged to the engines idle throughout it, not 
     CHECK(r.stats["engines"]["sfu"]["stall_cycles"]["dependency"] == wait);
     CHECK(r.stats["engines"]["cube"]["stall_cycles"]["dependency"] == 0);
   }
+}
+
+TEST_CASE("An engine that runs out of work during a dependency stall is charged the rest of it", "[timing]") {
+  // A short TMATMUL and a long TCOLSUM start together; the TROWSUM after them waits for the
+  // TCOLSUM's sums. The CUBE finishes early in that wait and idles through the rest of it, which
+  // holds back the second TMATMUL: that part is its dependency stall.
+  const std::string matmul = "BSTART.TMATMUL FP16\nB.FPATR\nB.DIM zero, 32, ->LB0\nB.DIM zero, 64, ->LB1\n"
+                             "B.DIM zero, 64, ->LB2\nB.IOT U#1, U#2, mask=1111, last, ->M<7>\nBSTOP\n";
+  const std::string program =
+      ".tile U#1 FP16 valid=32x64 layout=CUBE_M32 location=Matrix capacity=4KiB\n"
+      ".tile U#2 FP16 valid=64x64 layout=CUBE_N8 location=Matrix capacity=8KiB\n"
+      ".tile T#1 FP32 cols=64 capacity=16384 valid=64x64\n"
+      ".random U#1 seed=1\n.random U#2 seed=2\n.random T#1 seed=3 min=1 max=2\n" +
+      matmul +
+      "BSTART.SFU TCOLSUM, FP32\nB.DIM zero, 64, ->LB0\nB.DIM zero, 64, ->LB1\nB.IOT T#1, mask=1111, last, ->N<2>\nBSTOP\n"
+      "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 64, ->LB0\nB.DIM zero, 1, ->LB1\nB.IOT N#1, mask=1111, last, ->N<1>\nBSTOP\n" +
+      matmul;
+  const auto r = run_program("idle_midway", program, "--quiet");
+  REQUIRE(r.status == 0);
+  const auto wait = r.stats["dispatcher"]["dependency_stall_cycles"].get<std::uint64_t>();
+  const auto& cube = r.stats["engines"]["cube"];
+  const auto matmul_cycles = op_cycles(r, "cube", "TMATMUL") / 2;
+  INFO("wait " << wait << ", one TMATMUL " << matmul_cycles);
+  // The CUBE worked through at most the first TMATMUL's cycles of the wait, and idled the rest.
+  CHECK(cube["stall_cycles"]["dependency"].get<std::uint64_t>() >= wait - matmul_cycles);
+  CHECK(cube["stall_cycles"]["dependency"].get<std::uint64_t>() < wait);
+  CHECK(cube["stall_cycles"]["dependency"].get<std::uint64_t>() <= cube["idle_cycles"].get<std::uint64_t>());
+  CHECK(r.stats["engines"]["sfu"]["stall_cycles"]["dependency"] == 0);  // the producer, busy throughout
 }
 
 TEST_CASE("Timing-only runs keep the same timing and say that no values were computed", "[timing]") {
