@@ -14,7 +14,7 @@ using OJson = nlohmann::ordered_json;
 
 double ratio(std::uint64_t part, std::uint64_t whole) { return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole); }
 
-OJson engine_json(const engines::EngineStats& s, const std::uint64_t idle_stall[2], std::uint64_t total) {
+OJson engine_json(const engines::EngineStats& s, const std::uint64_t idle_stall[3], std::uint64_t total) {
   OJson j;
   j["commands"] = s.commands;
   j["busy_cycles"] = s.busy_cycles;
@@ -22,6 +22,7 @@ OJson engine_json(const engines::EngineStats& s, const std::uint64_t idle_stall[
   j["compute_cycles"] = s.compute_cycles;
   j["stall_cycles"] = OJson{{"dependency", idle_stall[0]},
                             {"queue_full", idle_stall[1]},
+                            {"destination", idle_stall[2]},
                             {"memory_contention", s.memory_stall_cycles}};
   j["utilisation"] = ratio(s.busy_cycles, total);
   j["bytes_read"] = s.bytes_read;
@@ -73,7 +74,8 @@ OJson run_report(TileTop& top, const model::PlatformParams& params, std::uint64_
                           {"decode_cycles", d.decode_cycles},
                           {"dependency_stall_cycles", d.dependency_stall_cycles},
                           {"queue_full_stall_cycles", d.queue_full_stall_cycles},
-                          {"reorder_full_stall_cycles", d.reorder_full_stall_cycles}};
+                          {"reorder_full_stall_cycles", d.reorder_full_stall_cycles},
+                          {"destination_stall_cycles", d.destination_stall_cycles}};
   OJson engines;
   engines["sfu"] = engine_json(top.sfu.stats(), d.engine_idle_stall[0], total_cycles);
   engines["cube"] = engine_json(top.cube.stats(), d.engine_idle_stall[1], total_cycles);

@@ -116,12 +116,13 @@ std::vector<std::pair<unsigned, std::string>> BundleDispatcher::traced_state_nam
           {static_cast<unsigned>(State::WaitQueue), "WaitQueue"},
           {static_cast<unsigned>(State::WaitReorder), "WaitReorder"},
           {static_cast<unsigned>(State::Drain), "Drain"},
-          {static_cast<unsigned>(State::Done), "Done"}};
+          {static_cast<unsigned>(State::Done), "Done"},
+          {static_cast<unsigned>(State::WaitDestination), "WaitDestination"}};
 }
 
 void BundleDispatcher::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
   m_traced = true;
-  m_trace_state.attach(&rec, rec.declare(scope, "state", 3));
+  m_trace_state.attach(&rec, rec.declare(scope, "state", traces::VcdRecorder::width_for(static_cast<unsigned>(State::WaitDestination))));
   m_trace_bundle.attach(&rec, rec.declare(scope, "bundle_id", 32));
   const unsigned queue_bits = traces::VcdRecorder::width_for(m_params.issue_queue_depth);
   m_trace_queue[0].attach(&rec, rec.declare(scope, "sfu_queue", queue_bits));
@@ -279,7 +280,7 @@ void BundleDispatcher::dispatch_thread() {
       plan.dests[i].ref = m_names[i];
       plan.dests[i].slot = m_state.physical_index(m_names[i].index);
     }
-    set_state(State::WaitDependency);
+    set_state(State::WaitDestination);
     stall_until(
         [&] {
           for (const model::DestOperand& d : plan.dests) {
@@ -288,7 +289,7 @@ void BundleDispatcher::dispatch_thread() {
           }
           return true;
         },
-        m_stats.dependency_stall_cycles, 0);
+        m_stats.destination_stall_cycles, 2);
 
     for (const model::SourceOperand& s : plan.sources) ++m_pending_reads[slot_key(s.ref.space, s.slot)];
     for (const model::DestOperand& d : plan.dests) ++m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
@@ -311,7 +312,7 @@ void BundleDispatcher::dispatch_thread() {
 }
 
 void BundleDispatcher::issue(int engine, std::shared_ptr<InFlight> f) {
-  for (int reason = 0; reason < 2; ++reason) {  // the engine was held back from this command
+  for (int reason = 0; reason < 3; ++reason) {  // the engine was held back from this command
     m_stats.engine_idle_stall[engine][reason] += m_idle_stall_pending[engine][reason];
     m_idle_stall_pending[engine][reason] = 0;
   }

@@ -63,11 +63,14 @@ struct DispatcherStats {
   std::uint64_t dependency_stall_cycles = 0;   ///< waiting for a source still being produced
   std::uint64_t queue_full_stall_cycles = 0;   ///< waiting for room in an engine queue
   std::uint64_t reorder_full_stall_cycles = 0; ///< waiting for in-order retirement
+  /// Waiting for a destination's physical slot, which older bundles still read or write (a slot
+  /// the queue allocation policy released and gave again).
+  std::uint64_t destination_stall_cycles = 0;
   /// Per engine (0 SFU, 1 CUBE): cycles it sat idle with an empty queue while the dispatcher was
-  /// stalled on a dependency ([e][0]) or on the other engine's full queue / the reorder buffer ([e][1]),
-  /// counted once the engine is given a command after them: an engine that has no more work to do
-  /// was not held back.
-  std::uint64_t engine_idle_stall[2][2] = {{0, 0}, {0, 0}};
+  /// stalled on a dependency ([e][0]), on the other engine's full queue / the reorder buffer
+  /// ([e][1]) or on a destination slot ([e][2]), counted once the engine is given a command after
+  /// them: an engine that has no more work to do was not held back.
+  std::uint64_t engine_idle_stall[2][3] = {{0, 0, 0}, {0, 0, 0}};
 };
 
 class BundleDispatcher : public sc_core::sc_module {
@@ -99,7 +102,17 @@ class BundleDispatcher : public sc_core::sc_module {
   static std::vector<std::pair<unsigned, std::string>> traced_state_names();
 
  private:
-  enum class State : std::uint8_t { Idle, Decode, WaitDependency, Preflight, WaitQueue, WaitReorder, Drain, Done };
+  enum class State : std::uint8_t {
+    Idle,
+    Decode,
+    WaitDependency,
+    Preflight,
+    WaitQueue,
+    WaitReorder,
+    Drain,
+    Done,
+    WaitDestination
+  };
   struct InFlight;
 
   void dispatch_thread();
@@ -133,7 +146,8 @@ class BundleDispatcher : public sc_core::sc_module {
   /// Waits on m_progress until `ready()`, charging the wait to `counter` and to idle engines.
   template <typename Pred>
   void stall_until(Pred ready, std::uint64_t& counter, int reason);
-  /// Charges a stall over cycles [from, to) to `counter` and to the engines idle throughout it.
+  /// Charges a stall over cycles [from, to) to `counter`, and to each engine idle at its end the part
+  /// since it ran out of work (`reason`: 0 dependency, 1 queue or reorder room, 2 destination slot).
   void charge_stall(std::uint64_t from, std::uint64_t to, std::uint64_t& counter, int reason);
   /// Waits for `b`'s sources, decode ending at cycle `decode_end`, then for preflight, in one
   /// wait: the completion that makes the sources ready wakes the dispatcher when its preflight
@@ -180,7 +194,7 @@ class BundleDispatcher : public sc_core::sc_module {
   /// work while the dispatcher stalls, so an engine idle at a stall's end was idle since then.
   std::uint64_t m_idle_since[2] = {0, 0};
   /// Idle stalls not yet counted in m_stats.engine_idle_stall: the engine has had no command since.
-  std::uint64_t m_idle_stall_pending[2][2] = {{0, 0}, {0, 0}};
+  std::uint64_t m_idle_stall_pending[2][3] = {{0, 0, 0}, {0, 0, 0}};
   // A bundle awaiting its sources (await_sources_then_preflight); complete() wakes it.
   const model::Bundle* m_awaited = nullptr;
   std::uint64_t m_awaited_decode_end = 0;
