@@ -57,11 +57,21 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-/// The key an unknown `key` was probably meant to be: the nearest by edit distance on the whole
-/// dotted key when within a quarter of its length (at least 2), else one with the same last
-/// component (a typo in the path); empty when nothing is close.
+/// Whether `path` ends with the dotted component(s) `tail` ("a.b.c" with "b.c", not "xb.c").
+bool ends_with_components(const std::string& path, const std::string& tail) {
+  return path.size() > tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0 &&
+         path[path.size() - tail.size() - 1] == '.';
+}
+
+/// The key an unknown `key` was probably meant to be: a known key it ends with (after a '.'), else
+/// the nearest by edit distance on the whole dotted key when within a quarter of its length (at
+/// least 2), else one with the same last component (a typo in the path); empty when nothing is close.
 std::string closest_key(const std::string& key, const std::vector<model::ParamInfo>& table) {
+  // A known key under a prefix ("configuration.sfu.bytes_per_cycle", from a statistics file).
   std::string best;
+  for (const auto& p : table)
+    if (ends_with_components(key, p.key) && p.key.size() > best.size()) best = p.key;
+  if (!best.empty()) return best;
   std::size_t best_distance = std::max<std::size_t>(2, key.size() / 4) + 1;
   for (const auto& p : table)
     if (const std::size_t d = edit_distance(key, p.key); d < best_distance) {
@@ -71,9 +81,7 @@ std::string closest_key(const std::string& key, const std::vector<model::ParamIn
   if (!best.empty()) return best;
   const std::string last = key.substr(key.rfind('.') + 1);
   for (const auto& p : table)
-    if (p.key.size() > last.size() && p.key.compare(p.key.size() - last.size(), last.size(), last) == 0 &&
-        p.key[p.key.size() - last.size() - 1] == '.')
-      return p.key;
+    if (ends_with_components(p.key, last)) return p.key;
   return {};
 }
 

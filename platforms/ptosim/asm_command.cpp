@@ -92,11 +92,17 @@ std::optional<Options> parse_options(const Args& args, bool allow_output, const 
 
 }  // namespace
 
-void report_asm_errors(const std::vector<model::AsmError>& errors) {
-  for (std::size_t i = 0; i < errors.size() && i < kShownAsmErrors; ++i) std::cerr << format_error(errors[i]) << "\n";
-  if (errors.size() > kShownAsmErrors)
-    std::cerr << "... and " << errors.size() - kShownAsmErrors << " more error" << (errors.size() == kShownAsmErrors + 1 ? "" : "s")
-              << "\n";
+void report_errors(const std::string& prefix, const std::vector<std::string>& errors) {
+  for (std::size_t i = 0; i < errors.size() && i < kShownErrors; ++i) std::cerr << prefix << errors[i] << "\n";
+  if (errors.size() > kShownErrors)
+    std::cerr << prefix << "... and " << errors.size() - kShownErrors << " more error"
+              << (errors.size() == kShownErrors + 1 ? "" : "s") << "\n";
+}
+
+void report_asm_errors(const std::string& prefix, const std::vector<model::AsmError>& errors) {
+  std::vector<std::string> lines;
+  for (const model::AsmError& e : errors) lines.push_back(format_error(e));
+  report_errors(prefix, lines);
 }
 
 int asm_command(const Args& args) {
@@ -117,7 +123,7 @@ int asm_command(const Args& args) {
   const auto text = read_input(options->input, "asm");
   if (!text) return 1;
   const Assembly program = assemble(*text, options->input);
-  report_asm_errors(program.errors);
+  report_asm_errors("", program.errors);
   if (!program.ok()) return 1;
 
   std::vector<std::uint8_t> binary;

@@ -25,10 +25,13 @@ inline OptionWord option_word(const std::string& word) {
   return {word.substr(0, eq), word.substr(eq + 1)};
 }
 
-/// Writes an assembly's errors to stderr, file:line:column each: the first kShownAsmErrors, then
-/// how many more (a mistake repeated through a large program would print a line per bundle).
-constexpr std::size_t kShownAsmErrors = 20;
-void report_asm_errors(const std::vector<model::AsmError>& errors);
+/// Writes error messages to stderr, each after `prefix`: the first kShownErrors, then how many more
+/// (a mistake repeated through a large program, or a wrong file given as a configuration, would
+/// print a line per repetition).
+constexpr std::size_t kShownErrors = 20;
+void report_errors(const std::string& prefix, const std::vector<std::string>& errors);
+/// report_errors of an assembly's errors, file:line:column each.
+void report_asm_errors(const std::string& prefix, const std::vector<model::AsmError>& errors);
 
 int run_command(const Args& args);     ///< ptosim run PROGRAM [options]: the SystemC platform
 int exec_command(const Args& args);    ///< ptosim exec SCENARIO.json: functional model, JSON out

@@ -52,7 +52,7 @@ int config_command(const Args& args) {
   }
   ConfigResult config = load_config(file, sets);
   if (!config.errors.empty()) {
-    for (const std::string& e : config.errors) std::cerr << "ptosim config: " << e << "\n";
+    report_errors("ptosim config: ", config.errors);
     return 2;
   }
   if (!list) {

@@ -55,7 +55,7 @@ int exec_command(const Args& args) {
   }
   const model::Assembly program = model::assemble(scenario.program, "program");
   if (!program.ok()) {
-    for (const model::AsmError& e : program.errors) std::cerr << "ptosim exec: " << path << ": " << model::format_error(e) << "\n";
+    report_asm_errors("ptosim exec: " + path + ": ", program.errors);
     return 2;
   }
 

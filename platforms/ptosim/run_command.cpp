@@ -609,14 +609,14 @@ int simulate(const RunOptions& o) {
   model::Assembly assembly = model::assemble(program.assembly, o.program);
   std::string().swap(program.assembly);  // a large program's text is not kept through the run
   if (!assembly.ok()) {
-    report_asm_errors(assembly.errors);
+    report_asm_errors("", assembly.errors);
     return 2;
   }
   const std::optional<model::BlockFault> text_fault = model::first_instruction_fault(assembly.instructions);
   const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const ConfigResult config = load_config(o.config, o.sets);
   if (!config.errors.empty()) {
-    for (const std::string& e : config.errors) std::cerr << "ptosim run: " << e << "\n";
+    report_errors("ptosim run: ", config.errors);
     return 2;
   }
   // Caught from here on, before any output is touched: a signal while the inputs are read (seconds

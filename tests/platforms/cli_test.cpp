@@ -824,6 +824,21 @@ TEST_CASE("ptosim run says before the run where a fault in the program's text wi
   CHECK(r.out.find("fault       " + at) != std::string::npos);
 }
 
+TEST_CASE("ptosim run and config list the first 20 configuration errors, then how many more", "[cli]") {
+  std::string config = "{";
+  for (int i = 10; i < 33; ++i) config += std::string(i > 10 ? "," : "") + "\"key" + std::to_string(i) + "\": 1";
+  const std::string file = write_file("many_errors.json", config + "}");
+  const std::string prog = write_file("ok.pto", "BSTOP\n");
+  for (const std::string& command : {"run " + prog + " --config " + file, "config --config " + file}) {
+    const Outcome r = run(command);
+    INFO(command << "\n" << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("unknown key 'key29'") != std::string::npos);
+    CHECK(r.err.find("unknown key 'key30'") == std::string::npos);
+    CHECK(r.err.find(": ... and 3 more errors\n") != std::string::npos);
+  }
+}
+
 TEST_CASE("ptosim run and asm list the first 20 assembly errors, then how many more", "[cli]") {
   std::string program;
   for (int i = 0; i < 25; ++i) program += "B.DIMX zero, 1, ->LB0\n";

@@ -176,6 +176,10 @@ TEST_CASE("An unknown key gets the closest known key as a suggestion, or none", 
   CHECK(suggestion("foo") == "");
   CHECK(suggestion("cube.warp_drive") == "");
   CHECK(suggestion("x.cycles") == "");  // a last component matches only a whole component
+  // A known key under a prefix (a statistics file's "configuration", given as a configuration).
+  CHECK(suggestion("configuration.local_memory.bytes_per_cycle") == "local_memory.bytes_per_cycle");
+  CHECK(suggestion("configuration.shared_memory.ports") == "shared_memory.ports");
+  CHECK(suggestion("configuration.cube.burst_bytes") == "cube.burst_bytes");
 }
 
 TEST_CASE("Every shipped configuration loads, default.json is the embedded default", "[config]") {
