@@ -2,8 +2,8 @@
 // MemoryPortModel: when an access to a banked, multi-ported memory can start and finish. Engines
 // run ahead of simulated time (temporal decoupling) and book their bursts at future cycles, so each
 // port keeps a calendar of booked intervals and an access takes the earliest free slot of any port.
-// Two accesses that overlap in time and start in the same bank conflict: the later one loses a
-// cycle. Pure cycle arithmetic; the TLM memory target asks it for delays.
+// Two accesses on different ports that start in the same bank at the same cycle conflict: the
+// later one loses at least a cycle, and takes the earliest free slot of any port after it. Pure cycle arithmetic; the TLM memory target asks it for delays.
 #pragma once
 
 #include <algorithm>
@@ -113,19 +113,24 @@ inline bool MemoryPortModel::bank_taken(unsigned port, std::uint64_t start, std:
 inline MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::uint64_t arrival, std::uint64_t addr,
                                                        std::uint64_t bytes) {
   const std::uint64_t occ = occupancy(bytes);
-  Grant g;
-  g.start = earliest_fit(0, arrival, occ);
-  for (unsigned p = 1; p < m_params.ports && g.start != arrival; ++p) {  // none starts before arrival
-    const std::uint64_t s = earliest_fit(p, arrival, occ);
-    if (s < g.start) {
-      g.start = s;
-      g.port = p;
-    }
-  }
-  // A concurrent access on another port that starts in the same bank wins that bank first.
   const std::uint64_t bank = m_banks.remainder(m_bank_width.quotient(addr));
-  g.bank_conflict = m_params.ports > 1 && bank_taken(g.port, g.start, bank);
-  if (g.bank_conflict) g.start = earliest_fit(g.port, g.start + 1, occ);
+  Grant g;
+  for (std::uint64_t from = arrival;;) {
+    g.port = 0;
+    g.start = earliest_fit(0, from, occ);
+    for (unsigned p = 1; p < m_params.ports && g.start != from; ++p) {  // none starts before `from`
+      const std::uint64_t s = earliest_fit(p, from, occ);
+      if (s < g.start) {
+        g.start = s;
+        g.port = p;
+      }
+    }
+    // A concurrent access on another port that starts in the same bank wins that bank first: look
+    // again, on every port, from the next cycle.
+    if (m_params.ports == 1 || !bank_taken(g.port, g.start, bank)) break;
+    g.bank_conflict = true;
+    from = g.start + 1;
+  }
   insert(m_calendar[g.port], now, Booking{g.start, g.start + occ, bank});
   g.done = g.start + occ + m_params.access_latency_cycles;
 

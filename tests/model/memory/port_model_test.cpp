@@ -51,6 +51,19 @@ TEST_CASE("Two accesses starting together in one bank conflict, the later loses 
   CHECK(m.counts().port_bytes[0] + m.counts().port_bytes[1] == 768);
 }
 
+TEST_CASE("An access that loses its bank looks again on every port, not only the one it lost it on", "[memory]") {
+  MemoryPortModel m(MemoryParams{16, 64, 2, 256, 0});  // bank = (address / 64) mod 16
+  CHECK(m.reserve(0, 1, 320, 256).port == 0);          // port 0 busy over [1, 2)
+  CHECK(m.reserve(0, 1, 192, 1000 * 256).port == 1);   // port 1 busy over [1, 1001)
+  CHECK(m.reserve(0, 0, 0, 256).start == 0);           // bank 0 on port 0 at cycle 0
+  // Bank 0 again at cycle 0, on port 1: it loses the bank, and port 0 is free again at cycle 2,
+  // long before port 1.
+  const auto g = m.reserve(0, 0, 1024, 256);
+  CHECK(g.bank_conflict);
+  CHECK(g.port == 0);
+  CHECK(g.start == 2);
+}
+
 TEST_CASE("A model that copies another's bookings and adds its counts stays its twin", "[memory]") {
   const MemoryParams params{16, 64, 2, 256, 3};
   MemoryPortModel leader(params), twin(params), booked(params);
