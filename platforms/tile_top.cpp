@@ -79,6 +79,21 @@ void TileTop::load_shared(unsigned index, const model::TileDescriptor& desc, mod
                        pack(desc, data, s.shared(index).defined)});
 }
 
+void TileTop::set_gpr(int pe, unsigned selector, std::uint64_t value) {
+  require_before_start("set_gpr");
+  if (pe < 0 || pe >= model::kPeCount || selector == 0 || selector >= model::kGprCount) {
+    report_problem("set_gpr", "PE " + std::to_string(pe) + " GPR " + std::to_string(selector) + " does not exist (PEs 0.." +
+                                  std::to_string(model::kPeCount - 1) + ", GPRs 1.." + std::to_string(model::kGprCount - 1) + ")");
+    return;
+  }
+  dispatcher.state().set_gpr(pe, selector, value);
+}
+
+void TileTop::set_status(model::NumericFlags flags) {
+  require_before_start("set_status");
+  dispatcher.state().set_status(flags);
+}
+
 void TileTop::require_before_start(const char* what) const {
   if (sc_core::sc_start_of_simulation_invoked())
     SC_REPORT_ERROR(name(), (std::string(what) + " after the simulation started: inputs are loaded before it").c_str());

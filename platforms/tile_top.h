@@ -45,6 +45,11 @@ class TileTop : public sc_core::sc_module {
                   const std::array<model::FragmentData, model::kPeCount>& data);
   void load_shared(unsigned index, const model::TileDescriptor& desc, model::PeMask allocation,
                    const model::FragmentData& data);
+  /// Sets a PE's GPR (selector 1..kGprCount-1) and the sticky numeric status flags the program
+  /// starts with; before the simulation starts, like the inputs (an error after, or for a PE or
+  /// selector that does not exist).
+  void set_gpr(int pe, unsigned selector, std::uint64_t value);
+  void set_status(model::NumericFlags flags);
   /// A Local fragment as the platform holds it (logical row-major, undefined elements as nullopt);
   /// a register or PE that does not exist is an error.
   model::FragmentData read_local(unsigned index, int pe);

@@ -654,8 +654,8 @@ int simulate(const RunOptions& o) {
   }
   for (const GprInit& g : program.gprs)
     for (int pe = 0; pe < model::kPeCount; ++pe)
-      if (g.pes.has(pe)) top.dispatcher.state().set_gpr(pe, g.selector, g.value);
-  top.dispatcher.state().set_status(program.status);
+      if (g.pes.has(pe)) top.set_gpr(pe, g.selector, g.value);
+  top.set_status(program.status);
   // A fault in the program's text stops the run where it lies, which may be hours into a large
   // program: said now, so the user can stop the run and mend the text first.
   if (const auto& f = text_fault)

@@ -115,7 +115,7 @@ TEST_CASE("Embedding: a user's sc_main runs a program on TileTop and its host re
   for (unsigned r = 0; r < 4; ++r) CHECK(fragment[r] == sums[r]);
 }
 
-TEST_CASE("Embedding: a program or an input given after the simulation started is an error, not ignored",
+TEST_CASE("Embedding: a program, an input, a GPR or the flags given after the simulation started is an error",
           "[embedding]") {
   const platforms::ConfigResult config = platforms::load_config("", {});
   platforms::TileTop top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16},
@@ -128,6 +128,10 @@ TEST_CASE("Embedding: a program or an input given after the simulation started i
   REQUIRE_THROWS_WITH(top.load_local(0, desc, data), Catch::Contains("load_local after the simulation started"));
   REQUIRE_THROWS_WITH(top.load_shared(0, desc, desc.pe_mask, data[0]),
                       Catch::Contains("load_shared after the simulation started"));
+  REQUIRE_THROWS_WITH(top.set_gpr(0, 1, 7), Catch::Contains("set_gpr after the simulation started"));
+  REQUIRE_THROWS_WITH(top.set_status(model::kFlagNX), Catch::Contains("set_status after the simulation started"));
+  CHECK(top.dispatcher.state().gpr(0, 1) == 0);
+  CHECK(top.dispatcher.state().status() == 0);
 }
 
 TEST_CASE("Embedding: a tile that cannot be stored, or a register or PE that does not exist, is an error", "[embedding]") {
@@ -157,6 +161,11 @@ TEST_CASE("Embedding: a tile that cannot be stored, or a register or PE that doe
   REQUIRE_THROWS_WITH(top.read_local(0, 7), Catch::Contains("PE 7 is not one of the four"));
   REQUIRE_THROWS_WITH(top.read_local(99, 0), Catch::Contains("Local register index 99"));
   REQUIRE_THROWS_WITH(top.read_shared(300), Catch::Contains("Shared register index 300"));
+  REQUIRE_THROWS_WITH(top.set_gpr(4, 1, 7), Catch::Contains("PE 4 GPR 1 does not exist (PEs 0..3, GPRs 1..23)"));
+  REQUIRE_THROWS_WITH(top.set_gpr(0, 24, 7), Catch::Contains("PE 0 GPR 24 does not exist"));
+  REQUIRE_THROWS_WITH(top.set_gpr(0, 0, 7), Catch::Contains("PE 0 GPR 0 does not exist"));
+  top.set_gpr(3, 23, 7);
+  CHECK(top.dispatcher.state().gpr(3, 23) == 7);
 
   // One front end feeds one dispatcher: a second accelerator given the same one is told so. Set
   // again on its own dispatcher it is still that one's; replaced, it is free for another.
