@@ -80,7 +80,7 @@ std::vector<ParamInfo> param_table(PlatformParams& p) {
           &p.dispatch.issue_queue_depth);
   integer("dispatch.reorder_depth", "bundles", "bundles in flight before in-order retirement", 1, 4096,
           &p.dispatch.reorder_depth);
-  integer("sfu.repeat_bytes", "bytes", "bytes per vector repeat", 1, 65536, &p.sfu.repeat_bytes);
+  integer("sfu.repeat_bytes", "bytes", "bytes a vector repeat covers (sets the repeats per row; not the datapath width)", 1, 65536, &p.sfu.repeat_bytes);
   integer("sfu.bytes_per_cycle", "bytes/cycle", "SFU datapath width (per-repeat costs scale with 128 / this)", 1,
           65536, &p.sfu.bytes_per_cycle);
   integer("sfu.read_bytes_per_cycle", "bytes/cycle", "operand stream rate of the SFU per PE", 1, 65536,

@@ -811,6 +811,9 @@ int simulate(const RunOptions& o) {
     std::ostringstream u;
     u << s.busy_cycles << " busy cycles (" << std::setprecision(1) << std::fixed
       << (total_cycles ? 100.0 * static_cast<double>(s.busy_cycles) / static_cast<double>(total_cycles) : 0.0) << "%)";
+    // Busy is compute and the wait for memory beyond it: say which, as a busy engine is not
+    // necessarily a computing one.
+    if (s.busy_cycles != 0) u << ": " << s.compute_cycles << " compute, " << s.memory_stall_cycles << " memory stall";
     return u.str();
   };
   std::cout << "  SFU         " << util(top.sfu.stats()) << "\n  CUBE        " << util(top.cube.stats()) << "\n";

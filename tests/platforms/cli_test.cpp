@@ -92,6 +92,23 @@ TEST_CASE("ptosim run: the row-sum example prints sums folded in increasing colu
   CHECK(r.out.find("\n  status      NX\n") != std::string::npos);
 }
 
+TEST_CASE("ptosim run's summary splits an engine's busy cycles into compute and memory stall", "[cli]") {
+  // A 64x64 FP32 TROWSUM with the SFU made very wide: its 16 KiB operand stream outlasts compute.
+  const std::string prog = write_file("split.pto", ".tile T#1 FP32 cols=64 capacity=16384 valid=64x64\n.random T#1 seed=3\n"
+                                                   "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 64, ->LB0\nB.DIM zero, 64, ->LB1\n"
+                                                   "B.IOT T#1, mask=1111, last, ->U<2>\nBSTOP\n");
+  const std::string stats = scratch("split.json");
+  const Outcome r = run("run " + prog + " --set sfu.bytes_per_cycle=65536 --stats " + stats);
+  REQUIRE(r.status == 0);
+  const auto sfu = nlohmann::json::parse(slurp(stats))["engines"]["sfu"];
+  const auto compute = sfu["compute_cycles"].get<std::uint64_t>(), stall = sfu["stall_cycles"]["memory_contention"].get<std::uint64_t>();
+  CHECK(stall > compute);
+  CHECK(compute + stall == sfu["busy_cycles"].get<std::uint64_t>());
+  CHECK(r.out.find(" busy cycles (") != std::string::npos);
+  CHECK(r.out.find("): " + std::to_string(compute) + " compute, " + std::to_string(stall) + " memory stall\n") != std::string::npos);
+  CHECK(r.out.find("\n  CUBE        0 busy cycles (0.0%)\n") != std::string::npos);  // nothing to split
+}
+
 TEST_CASE("ptosim run reports the sticky status flags it ends with, which .status sets first", "[cli]") {
   const std::string exact = write_file("exact.pto", ".tile T#1 FP32 valid=1x2\n.data T#1 1 2\n"
                                                     "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 2, ->LB0\nB.DIM zero, 1, ->LB1\n"
