@@ -14,15 +14,18 @@ using OJson = nlohmann::ordered_json;
 
 double ratio(std::uint64_t part, std::uint64_t whole) { return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole); }
 
-OJson engine_json(const engines::EngineStats& s, const std::uint64_t idle_stall[3], std::uint64_t total) {
+OJson engine_json(const engines::EngineStats& s, const std::uint64_t (&idle_stall)[engines::kIdleReasons], std::uint64_t total) {
+  using engines::IdleReason;
+  const auto idle = [&idle_stall](IdleReason r) { return idle_stall[static_cast<std::size_t>(r)]; };
   OJson j;
   j["commands"] = s.commands;
   j["busy_cycles"] = s.busy_cycles;
   j["idle_cycles"] = total > s.busy_cycles ? total - s.busy_cycles : 0;
   j["compute_cycles"] = s.compute_cycles;
-  j["stall_cycles"] = OJson{{"dependency", idle_stall[0]},
-                            {"queue_full", idle_stall[1]},
-                            {"destination", idle_stall[2]},
+  j["stall_cycles"] = OJson{{"dependency", idle(IdleReason::Dependency)},
+                            {"queue_full", idle(IdleReason::QueueFull)},
+                            {"destination", idle(IdleReason::Destination)},
+                            {"front_end", idle(IdleReason::FrontEnd)},
                             {"memory_contention", s.memory_stall_cycles}};
   j["utilisation"] = ratio(s.busy_cycles, total);
   j["bytes_read"] = s.bytes_read;
@@ -72,6 +75,7 @@ OJson run_report(TileTop& top, const model::PlatformParams& params, std::uint64_
   const auto& d = top.dispatcher.stats();
   r["dispatcher"] = OJson{{"instructions", d.instructions},
                           {"decode_cycles", d.decode_cycles},
+                          {"preflight_cycles", d.preflight_cycles},
                           {"dependency_stall_cycles", d.dependency_stall_cycles},
                           {"queue_full_stall_cycles", d.queue_full_stall_cycles},
                           {"reorder_full_stall_cycles", d.reorder_full_stall_cycles},

@@ -145,21 +145,25 @@ void BundleDispatcher::signal_progress() {
 }
 
 template <typename Pred>
-void BundleDispatcher::stall_until(Pred ready, std::uint64_t& counter, int reason) {
+void BundleDispatcher::stall_until(Pred ready, std::uint64_t& counter, IdleReason reason) {
   if (ready()) return;
   const std::uint64_t start = now_cycles();
   while (!ready()) await_progress();
   charge_stall(start, now_cycles(), counter, reason);
 }
 
-void BundleDispatcher::charge_stall(std::uint64_t from, std::uint64_t to, std::uint64_t& counter, int reason) {
+void BundleDispatcher::charge_stall(std::uint64_t from, std::uint64_t to, std::uint64_t& counter, IdleReason reason) {
   if (to <= from) return;
   counter += to - from;
-  // An engine idle at the stall's end was held back for the part of it since it ran out of work.
+  charge_idle(from, to, reason);
+}
+
+void BundleDispatcher::charge_idle(std::uint64_t from, std::uint64_t to, IdleReason reason) {
+  // Only the dispatcher gives an engine work: one idle now was idle at `to`, since m_idle_since.
   for (int e = 0; e < 2; ++e)
     if (const std::uint64_t idle_from = std::max(from, m_idle_since[e]);
         !m_engine_busy[e] && m_queues[e].empty() && idle_from < to)
-      m_idle_stall_pending[e][reason] += to - idle_from;
+      m_idle_stall_pending[e][static_cast<std::size_t>(reason)] += to - idle_from;
 }
 
 void BundleDispatcher::await_sources_then_preflight(const model::Bundle& b, std::uint64_t decode_end) {
@@ -170,7 +174,7 @@ void BundleDispatcher::await_sources_then_preflight(const model::Bundle& b, std:
     run_command(engine, std::move(m_held), false);  // its completion readies b
   }
   sc_core::wait(m_preflight_due);
-  charge_stall(decode_end, m_sources_ready_cycle, m_stats.dependency_stall_cycles, 0);
+  charge_stall(decode_end, m_sources_ready_cycle, m_stats.dependency_stall_cycles, IdleReason::Dependency);
 }
 
 bool BundleDispatcher::sources_ready(const model::Bundle& b) const {
@@ -202,6 +206,7 @@ void BundleDispatcher::dispatch_thread() {
   set_state(State::Idle);
   while (m_program) {
     set_state(State::Decode);
+    const std::uint64_t decode_start = now_cycles();
     auto fetched = m_program->next();
     // A bundle takes decode, the wait for its sources and preflight in one wait: straight on when
     // its sources are ready (only this thread makes a source pending, so they stay ready), else
@@ -225,6 +230,7 @@ void BundleDispatcher::dispatch_thread() {
     }
     m_stats.decode_cycles += decode;
     m_stats.instructions += fetched->instructions;
+    charge_idle(decode_start, decode_end, IdleReason::FrontEnd);
 
     // The record is built in its in-flight entry and counted once it retires.
     std::shared_ptr<InFlight> f = new_in_flight();
@@ -243,7 +249,7 @@ void BundleDispatcher::dispatch_thread() {
     if (b.is_strict_noop()) {
       // A no-op retires in order like any bundle, so it too needs a reorder-buffer entry.
       set_state(State::WaitReorder);
-      stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, 1);
+      stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, IdleReason::QueueFull);
       rec.outcome = BundleRecord::Outcome::Noop;
       record_immediate(std::move(f));
       continue;
@@ -251,10 +257,12 @@ void BundleDispatcher::dispatch_thread() {
 
     if (!merged) {
       set_state(State::WaitDependency);
-      stall_until([&] { return sources_ready(b); }, m_stats.dependency_stall_cycles, 0);
+      stall_until([&] { return sources_ready(b); }, m_stats.dependency_stall_cycles, IdleReason::Dependency);
       set_state(State::Preflight);
       sc_core::wait(m_clock.to_time(model::Cycles(m_params.preflight_cycles)));
     }
+    m_stats.preflight_cycles += m_params.preflight_cycles;
+    charge_idle(now_cycles() - m_params.preflight_cycles, now_cycles(), IdleReason::FrontEnd);
     m_reader->clear();
     model::ExecPlan& plan = f->plan;
     if (model::Status problem = model::preflight(b, m_state, m_timing_only ? nullptr : m_reader.get(), plan, fetched->memo)) {
@@ -273,7 +281,7 @@ void BundleDispatcher::dispatch_thread() {
     }
     // A destination may reuse a slot an older bundle still reads (queue policy) or writes: wait.
     set_state(State::WaitReorder);
-    stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, 1);
+    stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, IdleReason::QueueFull);
     // Checked above; only this thread allocates, and completions change no descriptor meanwhile.
     m_state.allocate_checked(m_requests, m_names);
     for (std::size_t i = 0; i < plan.dests.size(); ++i) {
@@ -289,7 +297,7 @@ void BundleDispatcher::dispatch_thread() {
           }
           return true;
         },
-        m_stats.destination_stall_cycles, 2);
+        m_stats.destination_stall_cycles, IdleReason::Destination);
 
     for (const model::SourceOperand& s : plan.sources) ++m_pending_reads[slot_key(s.ref.space, s.slot)];
     for (const model::DestOperand& d : plan.dests) ++m_pending_writes[slot_key(model::TileRef::Space::Local, d.slot)];
@@ -298,7 +306,7 @@ void BundleDispatcher::dispatch_thread() {
     if (plan.engine() == model::Engine::Cube) rec.macs = model::cube_macs(plan);
     const int e = engine_index(plan.engine());
     set_state(State::WaitQueue);
-    stall_until([&] { return m_queues[e].size() < m_params.issue_queue_depth; }, m_stats.queue_full_stall_cycles, 1);
+    stall_until([&] { return m_queues[e].size() < m_params.issue_queue_depth; }, m_stats.queue_full_stall_cycles, IdleReason::QueueFull);
     m_reorder.push_back(f);
     m_trace_reorder.set(m_reorder.size(), Clocked::now_ps);
     issue(e, std::move(f));
@@ -312,7 +320,7 @@ void BundleDispatcher::dispatch_thread() {
 }
 
 void BundleDispatcher::issue(int engine, std::shared_ptr<InFlight> f) {
-  for (int reason = 0; reason < 3; ++reason) {  // the engine was held back from this command
+  for (std::size_t reason = 0; reason < kIdleReasons; ++reason) {  // the engine was held back from this command
     m_stats.engine_idle_stall[engine][reason] += m_idle_stall_pending[engine][reason];
     m_idle_stall_pending[engine][reason] = 0;
   }

@@ -56,21 +56,30 @@ struct RetiredBundles {
   std::uint64_t skipping_bundles = 0;
 };
 
+/// Why an engine sat idle while it had work to come (DispatcherStats::engine_idle_stall).
+enum class IdleReason : std::uint8_t {
+  Dependency,   ///< the dispatcher waited for a source still being produced
+  QueueFull,    ///< ... for room in the other engine's queue, or in the reorder buffer
+  Destination,  ///< ... for a destination slot older bundles still read or write
+  FrontEnd,     ///< the dispatcher decoded or preflighted a bundle
+};
+constexpr std::size_t kIdleReasons = 4;
+
 struct DispatcherStats {
   std::uint64_t bundles = 0;
   std::uint64_t instructions = 0;
   std::uint64_t decode_cycles = 0;
+  std::uint64_t preflight_cycles = 0;  ///< legality checks and allocation, per bundle preflighted
   std::uint64_t dependency_stall_cycles = 0;   ///< waiting for a source still being produced
   std::uint64_t queue_full_stall_cycles = 0;   ///< waiting for room in an engine queue
   std::uint64_t reorder_full_stall_cycles = 0; ///< waiting for in-order retirement
   /// Waiting for a destination's physical slot, which older bundles still read or write (a slot
   /// the queue allocation policy released and gave again).
   std::uint64_t destination_stall_cycles = 0;
-  /// Per engine (0 SFU, 1 CUBE): cycles it sat idle with an empty queue while the dispatcher was
-  /// stalled on a dependency ([e][0]), on the other engine's full queue / the reorder buffer
-  /// ([e][1]) or on a destination slot ([e][2]), counted once the engine is given a command after
-  /// them: an engine that has no more work to do was not held back.
-  std::uint64_t engine_idle_stall[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  /// Per engine (0 SFU, 1 CUBE) and IdleReason: cycles it sat idle with an empty queue while the
+  /// dispatcher was stalled or busy, counted once the engine is given a command after them: an
+  /// engine that has no more work to do was not held back.
+  std::uint64_t engine_idle_stall[2][kIdleReasons] = {};
 };
 
 class BundleDispatcher : public sc_core::sc_module {
@@ -145,10 +154,12 @@ class BundleDispatcher : public sc_core::sc_module {
   void signal_progress();
   /// Waits on m_progress until `ready()`, charging the wait to `counter` and to idle engines.
   template <typename Pred>
-  void stall_until(Pred ready, std::uint64_t& counter, int reason);
-  /// Charges a stall over cycles [from, to) to `counter`, and to each engine idle at its end the part
-  /// since it ran out of work (`reason`: 0 dependency, 1 queue or reorder room, 2 destination slot).
-  void charge_stall(std::uint64_t from, std::uint64_t to, std::uint64_t& counter, int reason);
+  void stall_until(Pred ready, std::uint64_t& counter, IdleReason reason);
+  /// Charges a stall over cycles [from, to) to `counter` and charge_idle's engines.
+  void charge_stall(std::uint64_t from, std::uint64_t to, std::uint64_t& counter, IdleReason reason);
+  /// Charges cycles [from, to), over by now, to each engine idle at their end, for the part since
+  /// it ran out of work.
+  void charge_idle(std::uint64_t from, std::uint64_t to, IdleReason reason);
   /// Waits for `b`'s sources, decode ending at cycle `decode_end`, then for preflight, in one
   /// wait: the completion that makes the sources ready wakes the dispatcher when its preflight
   /// would end.
@@ -194,7 +205,7 @@ class BundleDispatcher : public sc_core::sc_module {
   /// work while the dispatcher stalls, so an engine idle at a stall's end was idle since then.
   std::uint64_t m_idle_since[2] = {0, 0};
   /// Idle stalls not yet counted in m_stats.engine_idle_stall: the engine has had no command since.
-  std::uint64_t m_idle_stall_pending[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  std::uint64_t m_idle_stall_pending[2][kIdleReasons] = {};
   // A bundle awaiting its sources (await_sources_then_preflight); complete() wakes it.
   const model::Bundle* m_awaited = nullptr;
   std::uint64_t m_awaited_decode_end = 0;
