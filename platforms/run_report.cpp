@@ -24,6 +24,7 @@ OJson engine_json(const engines::EngineStats& s, const std::uint64_t (&idle_stal
   j["compute_cycles"] = s.compute_cycles;
   j["stall_cycles"] = OJson{{"dependency", idle(IdleReason::Dependency)},
                             {"queue_full", idle(IdleReason::QueueFull)},
+                            {"reorder_full", idle(IdleReason::ReorderFull)},
                             {"destination", idle(IdleReason::Destination)},
                             {"front_end", idle(IdleReason::FrontEnd)},
                             {"memory_contention", s.memory_stall_cycles}};

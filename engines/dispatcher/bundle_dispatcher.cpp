@@ -249,7 +249,7 @@ void BundleDispatcher::dispatch_thread() {
     if (b.is_strict_noop()) {
       // A no-op retires in order like any bundle, so it too needs a reorder-buffer entry.
       set_state(State::WaitReorder);
-      stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, IdleReason::QueueFull);
+      stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, IdleReason::ReorderFull);
       rec.outcome = BundleRecord::Outcome::Noop;
       record_immediate(std::move(f));
       continue;
@@ -281,7 +281,7 @@ void BundleDispatcher::dispatch_thread() {
     }
     // A destination may reuse a slot an older bundle still reads (queue policy) or writes: wait.
     set_state(State::WaitReorder);
-    stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, IdleReason::QueueFull);
+    stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, IdleReason::ReorderFull);
     // Checked above; only this thread allocates, and completions change no descriptor meanwhile.
     m_state.allocate_checked(m_requests, m_names);
     for (std::size_t i = 0; i < plan.dests.size(); ++i) {

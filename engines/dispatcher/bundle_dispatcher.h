@@ -59,11 +59,12 @@ struct RetiredBundles {
 /// Why an engine sat idle while it had work to come (DispatcherStats::engine_idle_stall).
 enum class IdleReason : std::uint8_t {
   Dependency,   ///< the dispatcher waited for a source still being produced
-  QueueFull,    ///< ... for room in the other engine's queue, or in the reorder buffer
+  QueueFull,    ///< ... for room in the other engine's queue
+  ReorderFull,  ///< ... for room in the reorder buffer
   Destination,  ///< ... for a destination slot older bundles still read or write
   FrontEnd,     ///< the dispatcher decoded or preflighted a bundle
 };
-constexpr std::size_t kIdleReasons = 4;
+constexpr std::size_t kIdleReasons = 5;
 
 struct DispatcherStats {
   std::uint64_t bundles = 0;

@@ -404,13 +404,14 @@ TEST_CASE("An engine's idle time before its last command is all charged to a rea
   // before a command, held back by the front end (decode, preflight) or by a stall.
   const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
   for (const std::string args : {"", " --set dispatch.preflight_cycles=0", " --set dispatch.preflight_cycles=100",
-                                 " --set dispatch.decode_cycles=64", " --set dispatch.issue_queue_depth=1"}) {
+                                 " --set dispatch.decode_cycles=64", " --set dispatch.issue_queue_depth=1",
+                                 " --set dispatch.reorder_depth=1"}) {
     INFO(args);
     const auto r = run_program("idle_reasons", program, "--quiet" + args);
     REQUIRE(r.status == 0);
     const auto& sfu = r.stats["engines"]["sfu"];
     std::uint64_t charged = 0;
-    for (const char* reason : {"dependency", "queue_full", "destination", "front_end"})
+    for (const char* reason : {"dependency", "queue_full", "reorder_full", "destination", "front_end"})
       charged += sfu["stall_cycles"][reason].get<std::uint64_t>();
     CHECK(charged == sfu["idle_cycles"].get<std::uint64_t>());
     CHECK(sfu["stall_cycles"]["front_end"].get<std::uint64_t>() > 0);
