@@ -66,6 +66,8 @@ class MemoryPortModel {
   };
   /// Earliest start >= t at which [start, start + occ) is free on `port`.
   std::uint64_t earliest_fit(unsigned port, std::uint64_t t, std::uint64_t occ) const;
+  /// The earliest such start on any port (ties: the lowest port), and that port into `port`.
+  std::uint64_t earliest_fit_any(std::uint64_t t, std::uint64_t occ, unsigned& port) const;
   /// Whether an access on a port other than `port` starts at `start` in `bank`.
   bool bank_taken(unsigned port, std::uint64_t start, std::uint64_t bank) const;
   /// Adds `booking` to a port's calendar (kept sorted), forgetting bookings that ended before `now`.
@@ -98,6 +100,19 @@ inline std::uint64_t MemoryPortModel::earliest_fit(unsigned port, std::uint64_t 
   return t;
 }
 
+inline std::uint64_t MemoryPortModel::earliest_fit_any(std::uint64_t t, std::uint64_t occ, unsigned& port) const {
+  port = 0;
+  std::uint64_t start = earliest_fit(0, t, occ);
+  for (unsigned p = 1; p < m_params.ports && start != t; ++p) {  // none starts before t
+    const std::uint64_t s = earliest_fit(p, t, occ);
+    if (s < start) {
+      start = s;
+      port = p;
+    }
+  }
+  return start;
+}
+
 inline bool MemoryPortModel::bank_taken(unsigned port, std::uint64_t start, std::uint64_t bank) const {
   for (unsigned p = 0; p < m_params.ports; ++p) {
     if (p == port) continue;
@@ -115,22 +130,14 @@ inline MemoryPortModel::Grant MemoryPortModel::reserve(std::uint64_t now, std::u
   const std::uint64_t occ = occupancy(bytes);
   const std::uint64_t bank = m_banks.remainder(m_bank_width.quotient(addr));
   Grant g;
-  for (std::uint64_t from = arrival;;) {
-    g.port = 0;
-    g.start = earliest_fit(0, from, occ);
-    for (unsigned p = 1; p < m_params.ports && g.start != from; ++p) {  // none starts before `from`
-      const std::uint64_t s = earliest_fit(p, from, occ);
-      if (s < g.start) {
-        g.start = s;
-        g.port = p;
-      }
+  g.start = earliest_fit_any(arrival, occ, g.port);
+  // A concurrent access on another port that starts in the same bank wins that bank first: look
+  // again, on every port, from the next cycle.
+  if (m_params.ports > 1)
+    while (bank_taken(g.port, g.start, bank)) {
+      g.bank_conflict = true;
+      g.start = earliest_fit_any(g.start + 1, occ, g.port);
     }
-    // A concurrent access on another port that starts in the same bank wins that bank first: look
-    // again, on every port, from the next cycle.
-    if (m_params.ports == 1 || !bank_taken(g.port, g.start, bank)) break;
-    g.bank_conflict = true;
-    from = g.start + 1;
-  }
   insert(m_calendar[g.port], now, Booking{g.start, g.start + occ, bank});
   g.done = g.start + occ + m_params.access_latency_cycles;
 
