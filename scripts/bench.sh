@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${PTOSIM_BUILD_DIR:-$root/build}"
 "$root/scripts/deps.sh"
-"$root/scripts/build.sh" --target ptosim_bench_numeric ptosim_bench_sfu ptosim_bench_cube ptosim_bench_platform
+"$root/scripts/build.sh" --target ptosim_bench_numeric ptosim_bench_sfu ptosim_bench_cube ptosim_bench_platform ptosim
 export SC_COPYRIGHT_MESSAGE=DISABLE
 # Every benchmark runs on one CPU: on virtual machines the CPUs can differ in speed (1.5x on the
 # machine the figures in docs/performance.md come from), and a ratio of two runs on different
@@ -86,6 +86,25 @@ for w in "gemm:$timing_gemm_steps" "sfu128:$timing_sfu_rounds"; do
   awk -v p="$(seconds "$plain")" -v t="$(seconds "$traced")" -v d="$(seconds "$traced2")" -v e="$(seconds "$engines")" \
     'BEGIN { printf("   traced / untraced = %.2f on one CPU, %.2f on two (without the memories %.2f)\n", p > 0 ? t / p : 0, p > 0 ? d / p : 0, p > 0 ? e / p : 0) }'
 done
+echo
+echo "== ptosim run --timing-only end to end (loading, simulation, and with --vcd the trace and its layout), one CPU"
+"$platform" --workload "gemm:$timing_gemm_steps" --mode text >"$out/gemm.pto"
+run_wall() {  # the best wall time of three runs of ptosim run with these arguments, in seconds
+  local best_s=""
+  for _ in 1 2 3; do
+    local start end s
+    start=$(date +%s.%N)
+    "${pin[@]}" "$build/platforms/ptosim" run --timing-only --quiet "$@" >/dev/null
+    end=$(date +%s.%N)
+    s=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
+    if [ -z "$best_s" ] || awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$s; fi
+  done
+  echo "$best_s"
+}
+plain=$(run_wall "$out/gemm.pto")
+traced=$(run_wall "$out/gemm.pto" --vcd "$out/run.vcd")
+awk -v p="$plain" -v t="$traced" -v n="$timing_gemm_steps" \
+  'BEGIN { printf("gemm:%d   untraced %.3f s (%.0f bundles/s), traced %.3f s: traced / untraced = %.2f\n", n, p, n / p, t, t / p) }'
 echo
 echo "== loading a program: parsing its text and assembling it, before any simulation (ptosim run does this first)"
 best --workload "gemm:$timing_gemm_steps" --mode load

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Platform throughput: simulated cycles and bundles per wall-clock second of a program on the
 // SystemC platform (full or timing-only, traced or not), or of the same bundles on the functional
-// machine alone, or the program's loading alone (parsing the program text and assembling it).
+// machine alone, or the program's loading alone (parsing the program text and assembling it); or
+// the program's text, for timing `ptosim run` on it end to end.
 // One simulation per process (SystemC elaborates once); scripts/bench.sh runs the combinations
 // and prints the ratios.
 //
 // usage: ptosim_bench_platform (PROGRAM.pto | --workload gemm:N | --workload sfu128:N)
-//                              [--mode platform|timing-only|functional|load] [--vcd FILE [--trace-modules LIST]]
+//                              [--mode platform|timing-only|functional|load|text] [--vcd FILE [--trace-modules LIST]]
 //                              [--set KEY=VALUE]...
 #include <chrono>
 #include <cstdio>
@@ -76,8 +77,8 @@ int sc_main(int argc, char* argv[]) {
       name = w;
     } else if (a == "--mode" && i + 1 < argc) {
       mode = argv[++i];
-      if (mode != "platform" && mode != "timing-only" && mode != "functional" && mode != "load")
-        return fail("--mode platform, timing-only, functional or load");
+      if (mode != "platform" && mode != "timing-only" && mode != "functional" && mode != "load" && mode != "text")
+        return fail("--mode platform, timing-only, functional, load or text");
     } else if (a == "--vcd" && i + 1 < argc) {
       vcd = argv[++i];
     } else if (a == "--trace-modules" && i + 1 < argc) {  // as for ptosim run
@@ -95,6 +96,10 @@ int sc_main(int argc, char* argv[]) {
     }
   }
   if (source.empty()) return fail("no program");
+  if (mode == "text") {
+    std::cout << source;
+    return std::cout ? 0 : 1;
+  }
   if (mode == "load" && (!vcd.empty() || !sets.empty())) return fail("--mode load simulates nothing: no --vcd or --set");
   const auto load_start = Clock::now();
   platforms::ProgramFile program;
