@@ -280,7 +280,6 @@ void BundleDispatcher::dispatch_thread() {
       record_immediate(std::move(f));
       break;
     }
-    // A destination may reuse a slot an older bundle still reads (queue policy) or writes: wait.
     set_state(State::WaitReorder);
     stall_until([&] { return m_reorder.size() < m_params.reorder_depth; }, m_stats.reorder_full_stall_cycles, IdleReason::ReorderFull);
     // Checked above; only this thread allocates, and completions change no descriptor meanwhile.
@@ -289,6 +288,7 @@ void BundleDispatcher::dispatch_thread() {
       plan.dests[i].ref = m_names[i];
       plan.dests[i].slot = m_state.physical_index(m_names[i].index);
     }
+    // A destination may reuse a slot an older bundle still reads (queue policy) or writes: wait.
     set_state(State::WaitDestination);
     stall_until(
         [&] {

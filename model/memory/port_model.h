@@ -3,7 +3,8 @@
 // run ahead of simulated time (temporal decoupling) and book their bursts at future cycles, so each
 // port keeps a calendar of booked intervals and an access takes the earliest free slot of any port.
 // Two accesses on different ports that start in the same bank at the same cycle conflict: the
-// later one loses at least a cycle, and takes the earliest free slot of any port after it. Pure cycle arithmetic; the TLM memory target asks it for delays.
+// later one loses at least a cycle, and takes the earliest free slot of any port after it. Pure
+// cycle arithmetic; the TLM memory target asks it for delays.
 #pragma once
 
 #include <algorithm>
