@@ -15,7 +15,8 @@ using Json = nlohmann::json;
 /// each member against those before it, each number's text against its value.
 class StrictBuilder final : public nlohmann::json_sax<Json> {
  public:
-  StrictBuilder(Json& root, const JsonRules& rules, std::string& error) : m_root(root), m_rules(rules), m_error(error) {}
+  StrictBuilder(Json& root, const JsonRules& rules, std::vector<std::string>& problems)
+      : m_root(root), m_rules(rules), m_problems(problems) {}
 
   bool null() override { return put(nullptr); }
   bool boolean(bool v) override { return put(v); }
@@ -23,8 +24,7 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
   bool number_unsigned(number_unsigned_t v) override { return put(v); }
   bool number_float(number_float_t v, const string_t& text) override {
     // The parser hands on 0 for a number below a double's range: only its text tells.
-    if (reads_as_zero(text, v))
-      return fail(at() + "'" + text + "' is too small to hold (it would read as 0)");
+    if (reads_as_zero(text, v)) note(at() + "'" + text + "' is too small to hold (it would read as 0)");
     return put(v);
   }
   bool string(string_t& v) override { return put(std::move(v)); }
@@ -36,20 +36,24 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
   bool key(string_t& k) override {
     Level& l = m_levels.back();
     l.key = k;
+    l.member = true;
     if (!m_rules.dotted_keys && k.find('.') != std::string::npos)
-      return fail("key '" + path() + "' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)");
-    if (!l.keys.insert(k).second) return fail("key '" + path() + "' given twice");
+      note("key '" + path() + "' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)");
+    else if (!l.keys.insert(k).second)
+      note("key '" + path() + "' given twice");
     return true;
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
-    return fail(at() + "invalid JSON: " + e.what());
+    note(at() + "invalid JSON: " + e.what());
+    return false;  // stops the parse
   }
 
  private:
   struct Level {
     Json* container;
     std::set<std::string> keys;  ///< an object's keys so far
-    std::string key;             ///< the member being parsed
+    std::string key;             ///< the member being parsed, while `member`
+    bool member = false;         ///< between a member's key and the end of its value
   };
 
   /// Where the value being parsed lies: "tiles[1].reg"; "" at the top.
@@ -58,7 +62,7 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
     for (std::size_t i = 0; i < m_levels.size(); ++i) {
       const Level& l = m_levels[i];
       if (l.container->is_object()) {
-        p += (p.empty() ? "" : ".") + l.key;
+        if (l.member) p += (p.empty() ? "" : ".") + l.key;  // else between members: the object's path
       } else {
         // An array's open element is its last; at the deepest level, the one about to be added.
         const std::size_t size = l.container->size();
@@ -73,10 +77,8 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
     return p.empty() ? p : p + ": ";
   }
 
-  bool fail(std::string message) {
-    m_error = std::move(message);
-    return false;  // stops the parse
-  }
+  /// A problem that leaves the document readable: the parse goes on, to find the others.
+  void note(std::string problem) { m_problems.push_back(std::move(problem)); }
   /// Places `v` where the value being parsed goes; returns it there.
   Json* place(Json v) {
     if (m_levels.empty()) {
@@ -90,14 +92,20 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
   }
   bool put(Json v) {
     place(std::move(v));
+    end_member();
     return true;
+  }
+  /// A value is complete: its object is between members again.
+  void end_member() {
+    if (!m_levels.empty()) m_levels.back().member = false;
   }
   bool open(Json empty) {
     if (m_levels.size() >= m_rules.max_depth) {
       // A path of array indices alone says less than the document's name.
       const std::string p = path();
-      return fail((p.empty() || p[0] == '[' ? std::string(m_rules.document) : "'" + p + "'") + " nests deeper than " +
-                  std::to_string(m_rules.max_depth) + " levels; " + m_rules.depth_reason);
+      note((p.empty() || p[0] == '[' ? std::string(m_rules.document) : "'" + p + "'") + " nests deeper than " +
+           std::to_string(m_rules.max_depth) + " levels; " + m_rules.depth_reason);
+      return false;  // stops the parse before the nesting costs time or stack
     }
     // Pointers stay valid: nothing is added to a container while a child of it is open.
     Json* container = place(std::move(empty));
@@ -106,25 +114,27 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
   }
   bool close() {
     m_levels.pop_back();
+    end_member();
     return true;
   }
 
   Json& m_root;
   const JsonRules& m_rules;
-  std::string& m_error;
+  std::vector<std::string>& m_problems;
   std::vector<Level> m_levels;
 };
 
 }  // namespace
 
 bool reads_as_zero(const std::string& number, double value) {
-  return value == 0 && number.substr(0, number.find_first_of("eE")).find_first_not_of("-0.") != std::string::npos;
+  return value == 0 && number.substr(0, number.find_first_of("eE")).find_first_of("123456789") != std::string::npos;
 }
 
-std::optional<Json> parse_strict_json(const std::string& text, const JsonRules& rules, std::string& error) {
+std::optional<Json> parse_strict_json(const std::string& text, const JsonRules& rules, std::vector<std::string>& problems) {
   Json root;
-  StrictBuilder builder(root, rules, error);
-  if (!Json::sax_parse(text, &builder)) return std::nullopt;
+  StrictBuilder builder(root, rules, problems);
+  const std::size_t before = problems.size();
+  if (!Json::sax_parse(text, &builder) || problems.size() != before) return std::nullopt;
   return root;
 }
 

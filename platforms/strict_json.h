@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,10 +21,12 @@ struct JsonRules {
   bool dotted_keys = true;  ///< false: a key with a '.' is refused (where "a.b" names a nested key)
 };
 
-/// Parses `text`; nothing, with `error` set to the first problem, naming where it is by its path
-/// ("tiles[1].reg: ..."): "key 'tiles[1].reg' given twice", "'a.b' nests deeper than 16 levels; ...",
-/// "sfu.x: '1e-400' is too small to hold (it would read as 0)", "clock: invalid JSON: ...".
-std::optional<nlohmann::json> parse_strict_json(const std::string& text, const JsonRules& rules, std::string& error);
+/// Parses `text`; nothing when it has a problem, each added to `problems` and naming where it is by
+/// its path ("tiles[1].reg"): "key 'tiles[1].reg' given twice", "sfu.x: '1e-400' is too small to
+/// hold (it would read as 0)", and, ending the parse, "'a.b' nests deeper than 16 levels; ..." or
+/// "clock: invalid JSON: ..." (a syntax error, or a number beyond a double).
+std::optional<nlohmann::json> parse_strict_json(const std::string& text, const JsonRules& rules,
+                                                std::vector<std::string>& problems);
 
 /// Whether a number's JSON text is not zero though it reads as 0: too small for a double.
 bool reads_as_zero(const std::string& number, double value);

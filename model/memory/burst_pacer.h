@@ -30,13 +30,15 @@ class BurstPacer {
   }
   /// When the next burst leaves.
   std::uint64_t next_issue() const { return m_at; }
-  /// The next burst, of `bytes`, left at next_issue() and the memory is done with it at `done`.
-  /// Returns when the burst has moved: no earlier than its bytes take at the stream's rate (the
-  /// initiator's side of the link is no faster). Inline: called for every burst.
+  /// The next burst, of `bytes`, left at next_issue() and the memory is done with it at `done`, a
+  /// clock edge. Returns when the burst has moved: no earlier than its bytes take at the stream's
+  /// rate (the initiator's side of the link is no faster), at the clock edge that ends that.
+  /// Inline: called for every burst.
   std::uint64_t issued(std::uint64_t bytes, std::uint64_t done) {
     // bytes / rate cycles, rounded to the nearest time unit.
     const std::uint64_t step = m_twice_rate.quotient(2 * m_period * bytes + m_twice_rate.divisor() / 2);
-    const std::uint64_t moved = std::max(done, m_at + step);
+    const std::uint64_t streamed = m_at + step;
+    const std::uint64_t moved = done >= streamed ? done : (streamed + m_period - 1) / m_period * m_period;
     m_in_flight[m_oldest] = moved;
     if (++m_oldest == m_in_flight.size()) m_oldest = 0;
     // The next burst takes the slot of the request `outstanding` back, once that one completes.

@@ -143,10 +143,10 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
     errors.push_back(error);
     return;
   }
-  std::string problem;
-  const auto parsed = parse_strict_json(*text, kConfigRules, problem);
+  std::vector<std::string> problems;
+  const auto parsed = parse_strict_json(*text, kConfigRules, problems);
   if (!parsed) {
-    errors.push_back(file + ": " + problem);
+    for (const std::string& problem : problems) errors.push_back(file + ": " + problem);
     return;
   }
   const Json& j = *parsed;

@@ -43,9 +43,10 @@ int exec_command(const Args& args) {
     std::cerr << "ptosim exec: " << error << "\n";
     return 2;
   }
-  const auto doc = parse_strict_json(*text, kScenarioRules, error);
+  std::vector<std::string> problems;
+  const auto doc = parse_strict_json(*text, kScenarioRules, problems);
   if (!doc) {
-    std::cerr << "ptosim exec: " << path << ": " << error << "\n";
+    report_errors("ptosim exec: " + path + ": ", problems);
     return 2;
   }
   Scenario scenario;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "platforms/strict_json.h"
 
@@ -14,10 +15,12 @@ namespace {
 
 const JsonRules kRules{"the document", 4, "nothing is that deep", false};
 
+/// The first problem, or "(parsed)".
 std::string problem(const std::string& text, const JsonRules& rules = kRules) {
-  std::string error;
-  const auto parsed = parse_strict_json(text, rules, error);
-  return parsed ? "(parsed)" : error;
+  std::vector<std::string> problems;
+  const auto parsed = parse_strict_json(text, rules, problems);
+  if (parsed) return problems.empty() ? "(parsed)" : "(parsed, yet problems)";
+  return problems.empty() ? "(no value, no problem)" : problems.front();
 }
 
 }  // namespace
@@ -25,10 +28,10 @@ std::string problem(const std::string& text, const JsonRules& rules = kRules) {
 TEST_CASE("A strict JSON parse builds what a plain parse builds", "[json]") {
   for (const char* text : {R"({"a": {"b": [1, -2, 3.5, true, null, "x", [], {}]}, "c": 18446744073709551615})", "[]",
                            R"("text")", "0", "-0.0", "1e-300", R"([[1, [2, [3]]], {"k": [{"m": 0}]}])"}) {
-    std::string error;
-    const auto parsed = parse_strict_json(text, kRules, error);
+    std::vector<std::string> problems;
+    const auto parsed = parse_strict_json(text, kRules, problems);
     REQUIRE(parsed);
-    CHECK(error.empty());
+    CHECK(problems.empty());
     CHECK(*parsed == nlohmann::json::parse(text));
     CHECK(parsed->dump() == nlohmann::json::parse(text).dump());
   }
@@ -58,4 +61,19 @@ TEST_CASE("A strict JSON parse stops at its depth limit, and keeps the rest of i
   CHECK(problem(R"({"a": [1, 2,)").rfind("a[2]: invalid JSON: [json.exception.parse_error.101]", 0) == 0);
   CHECK(problem(R"({"a": 1e400})").rfind("a: invalid JSON: [json.exception.out_of_range.406] number overflow", 0) == 0);
   CHECK(problem("{} x").rfind("invalid JSON: [json.exception.parse_error.101]", 0) == 0);
+}
+
+TEST_CASE("A strict JSON parse reports every problem that leaves the document readable", "[json]") {
+  std::vector<std::string> problems;
+  CHECK_FALSE(parse_strict_json(R"({"s": {"k": 1}, "s": 3, "c": {"p": 1e-999, "x.y": 1}, "d": [1, 2e-400]})", kRules, problems));
+  CHECK(problems == std::vector<std::string>{"key 's' given twice", "c.p: '1e-999' is too small to hold (it would read as 0)",
+                                             "key 'c.x.y' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)",
+                                             "d[1]: '2e-400' is too small to hold (it would read as 0)"});
+}
+
+TEST_CASE("A syntax error between an object's members names the object, not the member before", "[json]") {
+  CHECK(problem(R"({"clock": {"period_ps": 541, "period_ps: 2}})").rfind("clock: invalid JSON:", 0) == 0);
+  CHECK(problem(R"({"a": 1, "b: 2})").rfind("invalid JSON:", 0) == 0);
+  CHECK(problem(R"({"a": {"b": 1}, "c" 2})").rfind("c: invalid JSON:", 0) == 0);  // a member without its ':'
+  CHECK(problem(R"({"a": [1, {"b": 1} x]})").rfind("a[2]: invalid JSON:", 0) == 0);  // after an array's second element
 }

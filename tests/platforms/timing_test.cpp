@@ -345,6 +345,9 @@ TEST_CASE("The VCD shows what the statistics count: busy engines, dispatcher sta
                       {"attention", " --allocation queue:4"},
                       {"gemm", ""},
                       {"gemm", " --timing-only"},
+                      // Stream rates that take fragments a fraction of a cycle past an edge.
+                      {"gemm", " --set cube.read_bytes_per_cycle=96"},
+                      {"softmax", " --set sfu.read_bytes_per_cycle=3 --set sfu.burst_bytes=100"},
                       {"softmax", " --set dispatch.preflight_cycles=0"}};
   std::set<std::string> stalls_seen;
   for (const Run& run : runs) {
@@ -405,7 +408,7 @@ TEST_CASE("An engine's idle time before its last command is all charged to a rea
   const std::string program = slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto");
   for (const std::string args : {"", " --set dispatch.preflight_cycles=0", " --set dispatch.preflight_cycles=100",
                                  " --set dispatch.decode_cycles=64", " --set dispatch.issue_queue_depth=1",
-                                 " --set dispatch.reorder_depth=1"}) {
+                                 " --set dispatch.reorder_depth=1", " --set sfu.read_bytes_per_cycle=3"}) {
     INFO(args);
     const auto r = run_program("idle_reasons", program, "--quiet" + args);
     REQUIRE(r.status == 0);
