@@ -96,7 +96,7 @@ TEST_CASE("A number beyond a double is an error naming the file and key, not an 
   // a file.
   REQUIRE_NOTHROW(r = load_config("", {"sfu.class.generate.cycles_per_repeat=1e-400"}));
   CHECK(has_error(r.errors, "--set: sfu.class.generate.cycles_per_repeat: '1e-400' is too small to hold (it would read as 0)"));
-  for (const char* zero : {"0e-400", "0.0", "-0", "1e-300"})
+  for (const char* zero : {"0e-400", "0.0", "-0", "1e-300", " 0.0", "0.0 "})
     CHECK(load_config("", {std::string("sfu.class.generate.cycles_per_repeat=") + zero}).errors.empty());
   const std::string tiny = write("{ \"sfu\": { \"class\": {\n \"generate\": { \"cycles_per_repeat\": 1e-400 } } } }");
   CHECK(load_config(tiny, {}).errors ==
