@@ -37,3 +37,13 @@ TEST_CASE("Restarting a stream forgets its requests in flight", "[memory]") {
   p.issued(4, 0);
   CHECK(p.next_issue() == 7);
 }
+
+TEST_CASE("A burst has moved at the later of the memory's end and the clock edge after its bytes at the rate",
+          "[memory]") {
+  BurstPacer p(10, 4);
+  p.start(100, 3);                 // 3 bytes per 10-unit cycle
+  CHECK(p.issued(8, 110) == 130);  // 27 units of streaming, to 127: the edge after it, 130
+  CHECK(p.next_issue() == 127);
+  CHECK(p.issued(8, 200) == 200);  // the memory is later
+  CHECK(p.issued(6, 170) == 180);  // from 154 for 20 units, to 174: the edge after it, 180
+}
