@@ -81,10 +81,9 @@ void TileTop::load_shared(unsigned index, const model::TileDescriptor& desc, mod
 
 void TileTop::set_gpr(int pe, unsigned selector, std::uint64_t value) {
   require_before_start("set_gpr");
-  if (pe < 0 || pe >= model::kPeCount || selector == 0 || selector >= model::kGprCount) {
-    report_problem("set_gpr", "PE " + std::to_string(pe) + " GPR " + std::to_string(selector) + " does not exist (PEs 0.." +
-                                  std::to_string(model::kPeCount - 1) + ", GPRs 1.." + std::to_string(model::kGprCount - 1) + ")");
-    return;
+  if (const auto problem = model::TileState::gpr_problem(pe, selector)) {
+    report_problem("set_gpr", problem);
+    return;  // the state has no such register to write, should the report not throw
   }
   dispatcher.state().set_gpr(pe, selector, value);
 }

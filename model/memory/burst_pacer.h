@@ -2,9 +2,9 @@
 // BurstPacer: when the bursts of one operand stream leave their initiator, and when they have moved.
 // A stream issues a burst every len / rate (rounded to the time unit), and a burst leaves only once
 // the one `outstanding` requests back has completed; a burst has moved once the memory is done with
-// it and len / rate after it left, at a clock edge. Times are integer units of the caller's time base (SystemC time
-// values on the platform). The initiator owns a pacer per stream; the memory that books a train of
-// the stream's bursts advances it, so pacing carries across the stream's transfers.
+// it and len / rate after it left, at a clock edge. Times are integer units of the caller's time
+// base (SystemC time values on the platform). The initiator owns a pacer per stream; the memory that
+// books a train of the stream's bursts advances it, so pacing carries across the stream's transfers.
 #pragma once
 
 #include <algorithm>

@@ -170,6 +170,12 @@ std::optional<std::string> TileState::fragment_problem(unsigned index, int pe) {
   return std::nullopt;
 }
 
+std::optional<std::string> TileState::gpr_problem(int pe, unsigned selector) {
+  if (pe >= 0 && pe < kPeCount && selector != 0 && selector < kGprCount) return std::nullopt;
+  return "PE " + std::to_string(pe) + " GPR " + std::to_string(selector) + " does not exist (PEs 0.." +
+         std::to_string(kPeCount - 1) + ", GPRs 1.." + std::to_string(kGprCount - 1) + ")";
+}
+
 std::optional<std::string> TileState::install_problem(TileRef::Space space, unsigned index, const TileDescriptor& desc) {
   if (auto problem = index_problem(space, index)) return problem;
   if (desc.capacity_bytes > kMaxTileBytes)

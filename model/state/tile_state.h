@@ -160,6 +160,8 @@ class TileState {
   static std::optional<std::string> index_problem(TileRef::Space space, unsigned index);
   /// Why Local register `index` has no fragment `pe` to read (no such register or PE), or nothing.
   static std::optional<std::string> fragment_problem(unsigned index, int pe);
+  /// Why PE `pe` has no GPR `selector` to set (selector 0 reads as zero and is not set), or nothing.
+  static std::optional<std::string> gpr_problem(int pe, unsigned selector);
 
   std::uint64_t gpr(int pe, unsigned selector) const { return selector == 0 ? 0 : m_gprs[pe][selector]; }
   void set_gpr(int pe, unsigned selector, std::uint64_t value) {

@@ -467,3 +467,12 @@ TEST_CASE("Installing a tile that cannot be stored is refused before any change,
   CHECK(s.local(0).allocated);
   CHECK_FALSE(s.local(0).installed_legal(illegal));
 }
+
+TEST_CASE("A GPR to set exists on PEs 0..3 as r1..r23 (r0 reads as zero and is none)", "[state]") {
+  CHECK_FALSE(TileState::gpr_problem(0, 1));
+  CHECK_FALSE(TileState::gpr_problem(3, kGprCount - 1));
+  CHECK(TileState::gpr_problem(0, 0) == "PE 0 GPR 0 does not exist (PEs 0..3, GPRs 1..23)");
+  CHECK(TileState::gpr_problem(0, kGprCount) == "PE 0 GPR 24 does not exist (PEs 0..3, GPRs 1..23)");
+  CHECK(TileState::gpr_problem(-1, 1) == "PE -1 GPR 1 does not exist (PEs 0..3, GPRs 1..23)");
+  CHECK(TileState::gpr_problem(kPeCount, 1) == "PE 4 GPR 1 does not exist (PEs 0..3, GPRs 1..23)");
+}
