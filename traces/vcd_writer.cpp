@@ -195,7 +195,6 @@ char* VcdWriter::put_time(char* p, std::uint64_t time_ps) {
     p = std::to_chars(p, p + kLongestLine - 2, time_ps).ptr;
   }
   *p++ = '\n';
-  m_last_time = time_ps;
   return p;
 }
 
@@ -210,20 +209,11 @@ void VcdWriter::flush() {
 
 void VcdWriter::start_body() {
   used_to(put_time(room(1), m_begin));
+  m_last_time = m_begin;
   write_text("$dumpvars\n");
   for (const State& s : m_signals) used_to(put_value(room(1), s, s.shown));
   write_text("$end\n");
   m_body_started = true;
-}
-
-inline char* VcdWriter::write_if_changed(char* p, State& s, bool shown) {
-  if (s.value == s.shown) return p;
-  if (shown) {
-    if (m_last_time != m_now) p = put_time(p, m_now);
-    p = put_value(p, s, s.value);
-  }
-  s.shown = s.value;
-  return p;
 }
 
 void VcdWriter::write_staged() {
@@ -232,15 +222,37 @@ void VcdWriter::write_staged() {
   // start opens the body first (even past the window's end: the values then hold all through it);
   // a change after the window is dropped.
   if (m_open && !m_body_started && m_now > m_begin) start_body();
-  const bool shown = m_body_started && m_now <= m_end;
-  char* p = room(m_staged_count + 1);  // and a time
-  for (std::size_t i = 0; i < m_staged_count; ++i) {
-    State& s = m_signals[static_cast<std::size_t>(m_staged[i])];
-    s.staged = false;
-    p = write_if_changed(p, s, shown);
-  }
-  used_to(p);
+  const std::size_t count = m_staged_count;
   m_staged_count = 0;
+  // Locals: the lines are written through a char pointer, which the compiler must assume may
+  // change any member.
+  const int* const ids = m_staged.data();
+  State* const signals = m_signals.data();
+  if (count != 0 && m_body_started && m_now <= m_end) {
+    // Each time is written once, by the one call for its changes: its line goes first and is
+    // taken back if none of them changed a value.
+    char* const start = room(count + 1);
+    char* const lines = put_time(start, m_now);
+    char* p = lines;
+    for (std::size_t i = 0; i < count; ++i) {
+      State& s = signals[ids[i]];
+      s.staged = false;
+      const std::uint64_t value = s.value;
+      if (value == s.shown) continue;
+      s.shown = value;
+      p = put_value(p, s, value);
+    }
+    if (p != lines) {
+      used_to(p);
+      m_last_time = m_now;
+    }
+  } else {
+    for (std::size_t i = 0; i < count; ++i) {
+      State& s = signals[ids[i]];
+      s.staged = false;
+      s.shown = s.value;
+    }
+  }
   if (m_open && !m_body_started && m_now == m_begin) start_body();
 }
 

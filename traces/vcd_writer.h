@@ -174,8 +174,6 @@ class VcdWriter {
   void take_scheduled_now();
   /// Writes (or folds, or drops, by the window) the changes staged at the current time.
   void write_staged();
-  /// Writes `s`'s line if its value changed since last written; returns the buffer's end.
-  char* write_if_changed(char* p, State& s, bool shown);
   /// Where the next `lines` lines go in the buffer (flushed first if they might not fit).
   char* room(std::size_t lines);
   /// Formats a value's or a time's line at `p`; returns its end.
