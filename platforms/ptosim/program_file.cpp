@@ -375,16 +375,8 @@ class Parser {
         make_input_descriptor(InputFields::TileDirective, ref->is_shared(), *dtype, capacity, cols, rows, *vr, *vc, layout,
                               location, mask, t.desc);
     if (!problem.empty()) return fail(tokens[1].column, ".tile " + tokens[1].text + ": " + problem);
-    // Input tiles are charged like allocated ones: each PE of the mask holds `capacity` bytes.
-    for (int pe = 0; pe < model::kPeCount; ++pe) {
-      if (!mask.has(pe)) continue;
-      m_charged[pe] += t.desc.capacity_bytes;
-      if (m_charged[pe] > model::kDefaultTileCapacity)
-        return fail(tokens[1].column, ".tile " + tokens[1].text + ": the input tiles hold " +
-                                          std::to_string(m_charged[pe]) + " bytes on PE" + std::to_string(pe) +
-                                          ", beyond its tile capacity (" + std::to_string(model::kDefaultTileCapacity) +
-                                          ")");
-    }
+    if (const std::string over = charge_input_tile(m_charged, t.desc); !over.empty())
+      return fail(tokens[1].column, ".tile " + tokens[1].text + ": " + over);
     for (auto& d : t.data) d.assign(t.desc.element_count(), std::nullopt);
     m_out.tiles.push_back(std::move(t));
     return true;
@@ -599,7 +591,7 @@ class Parser {
     std::array<std::pair<int, int>, model::kPeCount> last{};  ///< line, column
   };
   std::map<std::size_t, Fill> m_fill;
-  std::array<std::uint64_t, model::kPeCount> m_charged{};  ///< bytes of input tiles per PE (TILE_CAPACITY)
+  InputCharge m_charged{};
 };
 
 }  // namespace

@@ -91,9 +91,15 @@ std::string make_input_descriptor(InputFields fields, bool shared, model::DataTy
     if (*cols == 0 || *cols > model::kMaxDimension) return "cols: must be 1..65535";
     out.cols = static_cast<std::uint32_t>(*cols);
     const auto derived = model::derived_rows(dtype, out.capacity_bytes, out.cols);
-    if (!derived)
-      return "cols: capacity " + std::to_string(capacity) + " B does not divide into rows of " + std::to_string(*cols) +
-             " " + model::data_type_name(dtype) + " elements (Col must be a power of two)";
+    if (!derived) {
+      const std::uint64_t row_bits = *cols * model::element_bits(dtype), bits = capacity * 8;
+      const std::string rows_of = " rows of " + std::to_string(*cols) + " " + model::data_type_name(dtype) + " elements";
+      if ((*cols & (*cols - 1)) != 0) return "cols: " + std::to_string(*cols) + " is not a power of two";
+      if (bits % row_bits != 0)
+        return "cols: capacity " + std::to_string(capacity) + " B does not divide into" + rows_of;
+      return "cols: capacity " + std::to_string(capacity) + " B in" + rows_of + " gives " +
+             std::to_string(bits / row_bits) + " rows, more than " + std::to_string(model::kMaxDimension);
+    }
     if (rows && *rows != *derived)
       return "rows: " + std::to_string(*rows) + " does not match the rows derived from capacity, cols and type (" +
              std::to_string(*derived) + ")";
@@ -121,6 +127,19 @@ std::string make_input_descriptor(InputFields fields, bool shared, model::DataTy
   return field + ": " + std::string(problem->rule);
 }
 
+std::string charge_input_tile(InputCharge& charged, const model::TileDescriptor& desc) {
+  for (int pe = 0; pe < model::kPeCount; ++pe) {
+    if (!desc.pe_mask.has(pe)) continue;
+    const std::uint64_t total = charged[pe] + desc.capacity_bytes;
+    if (total > model::kDefaultTileCapacity)
+      return "the input tiles hold " + std::to_string(total) + " bytes on PE" + std::to_string(pe) +
+             ", beyond its tile capacity (" + std::to_string(model::kDefaultTileCapacity) + ")";
+  }
+  for (int pe = 0; pe < model::kPeCount; ++pe)
+    if (desc.pe_mask.has(pe)) charged[pe] += desc.capacity_bytes;
+  return "";
+}
+
 std::string parse_scenario(const Json& doc, Scenario& out) {
   if (!doc.is_object()) return "scenario: expected a JSON object";
   for (auto it = doc.begin(); it != doc.end(); ++it)
@@ -139,6 +158,7 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
   if (doc.contains("tiles")) {
     const Json& tiles = doc["tiles"];
     if (!tiles.is_array()) return "tiles: expected an array";
+    InputCharge charged{};
     for (std::size_t i = 0; i < tiles.size(); ++i) {
       const Json& t = tiles[i];
       const std::string where = "tiles[" + std::to_string(i) + "]";
@@ -184,6 +204,7 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
                                          tile.desc);
           !e.empty())
         return where + "." + e;
+      if (auto e = charge_input_tile(charged, tile.desc); !e.empty()) return where + ".capacity: " + e;
       model::FragmentData common;
       if (t.contains("data")) {
         if (auto e = parse_fragment(t["data"], where + ".data", tile.desc, common); !e.empty()) return e;

@@ -42,6 +42,14 @@ std::string make_input_descriptor(InputFields fields, bool shared, model::DataTy
                                   std::uint64_t valid_rows, std::uint64_t valid_cols, model::Layout layout,
                                   model::Location location, model::PeMask mask, model::TileDescriptor& out);
 
+/// Bytes of input tiles charged to each PE so far. Input tiles are charged as allocated tiles are
+/// (model::TileState): each PE of a tile's mask holds its capacity, against the tile capacity.
+using InputCharge = std::array<std::uint64_t, model::kPeCount>;
+
+/// Charges `desc` to the PEs of its mask; returns an error if a PE's input tiles would then hold
+/// more than the tile capacity (nothing charged), or "".
+std::string charge_input_tile(InputCharge& charged, const model::TileDescriptor& desc);
+
 /// One entry of the output's bundles[] array.
 struct ScenarioBundle {
   std::string op;

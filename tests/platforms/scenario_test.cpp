@@ -75,10 +75,37 @@ TEST_CASE("Scenario errors name the field", "[scenario]") {
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
                      "valid_rows": 1, "valid_cols": 1, "pe_mask": "1000", "data_per_pe": { "PE3": ["01"] } } ] })") ==
         "tiles[0].data_per_pe.PE3: PE3 is not in pe_mask 1000, so it holds no fragment of this tile");
+  // Rows derived from capacity and cols: each way it can fail is named.
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 3,
+                     "valid_rows": 1, "valid_cols": 1 } ] })") == "tiles[0].cols: 3 is not a power of two");
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "FP64", "capacity": 128, "cols": 32,
+                     "valid_rows": 1, "valid_cols": 1 } ] })") ==
+        "tiles[0].cols: capacity 128 B does not divide into rows of 32 FP64 elements");
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "U8", "capacity": 65536, "cols": 1,
+                     "valid_rows": 1, "valid_cols": 1 } ] })") ==
+        "tiles[0].cols: capacity 65536 B in rows of 1 U8 elements gives 65536 rows, more than 65535");
   CHECK(error_of(R"({ "program": "", "gprs": { "PE0": { "24": "0x1" } } })").rfind("gprs.PE0.24:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "gprs": { "PE0": { "3": 5 } } })").rfind("gprs.PE0.3:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "status": ["XX"] })").rfind("status:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
                      "valid_rows": 1, "valid_cols": 1 }, { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
                      "valid_rows": 1, "valid_cols": 1 } ] })").find("given twice") != std::string::npos);
+}
+
+TEST_CASE("Scenario input tiles together fit each PE's tile capacity, as allocated tiles must", "[scenario]") {
+  // 192 KiB and 128 KiB on every PE: 320 KiB on PE0, beyond its 256 KiB.
+  CHECK(error_of(R"({ "program": "", "tiles": [
+      { "reg": "U#1", "dtype": "U8", "capacity": 196608, "cols": 256, "valid_rows": 1, "valid_cols": 1 },
+      { "reg": "U#2", "dtype": "U8", "capacity": 131072, "cols": 256, "valid_rows": 1, "valid_cols": 1 } ] })") ==
+        "tiles[1].capacity: the input tiles hold 327680 bytes on PE0, beyond its tile capacity (262144)");
+  // Charged per PE of the mask: on disjoint PEs they fit, and a Shared tile counts on its PEs too.
+  CHECK(error_of(R"({ "program": "", "tiles": [
+      { "reg": "U#1", "dtype": "U8", "capacity": 196608, "cols": 256, "valid_rows": 1, "valid_cols": 1, "pe_mask": "1100" },
+      { "reg": "U#2", "dtype": "U8", "capacity": 131072, "cols": 256, "valid_rows": 1, "valid_cols": 1, "pe_mask": "0011" },
+      { "reg": "S1", "dtype": "U8", "capacity": 131072, "cols": 256, "valid_rows": 1, "valid_cols": 1, "pe_mask": "0011" } ] })") ==
+        "");
+  CHECK(error_of(R"({ "program": "", "tiles": [
+      { "reg": "U#1", "dtype": "U8", "capacity": 196608, "cols": 256, "valid_rows": 1, "valid_cols": 1, "pe_mask": "1100" },
+      { "reg": "S1", "dtype": "U8", "capacity": 131072, "cols": 256, "valid_rows": 1, "valid_cols": 1, "pe_mask": "0110" } ] })") ==
+        "tiles[1].capacity: the input tiles hold 327680 bytes on PE1, beyond its tile capacity (262144)");
 }
