@@ -504,7 +504,7 @@ class LineParser {
       const Token& t = peek();
       if (t.kind == Tok::Arrow) {
         next();
-        if (!mask_seen) return fail(t.column, "mask= must come before the destination");
+        if (!mask_seen) return fail(t.column, "B.IOT needs mask=<PE0..PE3 bits> before the destination");
         if (b.has_destination) return fail(t.column, "B.IOT takes one destination");
         const Token* hand = nullptr;
         if (!word(hand, "a destination hand T, U, M or N")) return false;
@@ -524,7 +524,7 @@ class LineParser {
         mask_seen = true;
       } else if (t.kind == Tok::Word && iequal(t.text, "last")) {
         next();
-        if (!mask_seen) return fail(t.column, "mask= must come before last");
+        if (!mask_seen) return fail(t.column, "B.IOT needs mask=<PE0..PE3 bits> before last");
         if (last_seen) return fail(t.column, "last given twice");
         last_seen = b.last = true;
       } else if (const std::optional<TileRef> ref = t.kind == Tok::Word ? TileRef::parse(t.text) : std::nullopt) {
