@@ -105,8 +105,12 @@ Status TileState::check_requests(const DestinationRequest* requests, std::size_t
       slot = q[m_queue_depth - 1];
       for (unsigned k = m_queue_depth - 1; k > 0; --k) q[k] = q[k - 1];
       q[0] = static_cast<std::uint8_t>(slot);
-      const DestinationRequest* holder = holder_of(slot);
-      const Charge released = holder ? Charge{holder->desc.pe_mask, holder->desc.capacity_bytes} : m_local_charge[slot];
+      // A bundle's results publish together: the queue may release older tiles, never one of them.
+      if (holder_of(slot))
+        return fault(FaultCode::TileAllocation, std::string("hand ") + hand + "'s queue (queue:" +
+                                                    std::to_string(m_queue_depth) +
+                                                    ") cannot hold every destination this bundle puts in it");
+      const Charge released = m_local_charge[slot];
       for (int pe = 0; pe < kPeCount; ++pe)
         if (released.mask.has(pe)) in_use[pe] -= released.bytes;
     }

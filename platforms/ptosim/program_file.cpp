@@ -363,7 +363,16 @@ class Parser {
     if (opts.count("capacity")) {
       capacity = *number("capacity");
     } else {
-      const std::uint64_t r = rows.value_or(*vr), c = cols.value_or(*vc);
+      std::uint64_t r = rows.value_or(*vr), c = cols.value_or(*vc);
+      // A CUBE layout's physical shape is its CELL storage (a valid shape it cannot hold is
+      // reported with the descriptor below).
+      if (model::is_cube_layout(layout) && *vr <= model::kMaxDimension && *vc <= model::kMaxDimension) {
+        if (const auto cells = model::cube_storage_shape(layout, *dtype, static_cast<std::uint32_t>(*vr),
+                                                         static_cast<std::uint32_t>(*vc))) {
+          r = cells->rows;
+          c = cells->cols;
+        }
+      }
       const std::uint64_t need = (r * c * model::element_bits(*dtype) + 7) / 8;
       capacity = 128;
       while (capacity < need) capacity <<= 1;

@@ -194,6 +194,7 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
       if (!loc) return where + ".location: unknown location '" + location + "'";
       const auto pm = model::PeMask::parse(mask);
       if (!pm) return where + ".pe_mask: expected four 0/1 characters, PE0 first";
+      if (pm->empty()) return where + ".pe_mask: an input tile needs a PE to hold it (0000 names none)";
       std::optional<std::uint64_t> capacity, cols, rows, vr, vc;
       for (auto [key, dst] : {std::pair{"capacity", &capacity}, {"cols", &cols}, {"rows", &rows},
                               {"valid_rows", &vr}, {"valid_cols", &vc}})

@@ -57,6 +57,19 @@ TEST_CASE("A .tile without cols has as many physical columns as valid ones", "[p
   CHECK(p.tiles[0].desc.rows == 4);
 }
 
+TEST_CASE("A .tile without capacity gets the smallest power of two holding its storage, CELLs for CUBE layouts", "[program]") {
+  // 2x8 FP16 valid in CUBE_M16 is stored as 16x8 (256 B), not as its 32 valid bytes.
+  const ProgramFile cube = parse_ok(".tile M#1 FP16 valid=2x8 layout=CUBE_M16 location=Matrix\n");
+  REQUIRE(cube.tiles.size() == 1);
+  CHECK(cube.tiles[0].desc.rows == 16);
+  CHECK(cube.tiles[0].desc.cols == 8);
+  CHECK(cube.tiles[0].desc.capacity_bytes == 256);
+  const ProgramFile n8 = parse_ok(".tile N#1 FP16 valid=20x10 layout=CUBE_N8 location=Matrix\n");
+  CHECK(n8.tiles[0].desc.capacity_bytes == 1024);  // 32 rows (K up to the 16-row CELL) x 16 columns x 2 B
+  CHECK(parse_error(".tile M#1 FP16 valid=20x8 layout=CUBE_M16\n").find("cannot hold a 20x8 valid shape") !=
+        std::string::npos);
+}
+
 TEST_CASE("Per-PE data, GPRs, flags and seeded random fills", "[program]") {
   const ProgramFile p = parse_ok(
       ".tile U#2 FP16 cols=2 valid=1x2 mask=1100\n.data U#2 pe=PE0 1 2\n.data U#2 pe=PE1 3 4\n"

@@ -73,6 +73,9 @@ TEST_CASE("Scenario errors name the field", "[scenario]") {
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
                      "valid_rows": 1, "valid_cols": 1, "pe_mask": "11" } ] })").rfind("tiles[0].pe_mask:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
+                     "valid_rows": 1, "valid_cols": 1, "pe_mask": "0000" } ] })") ==
+        "tiles[0].pe_mask: an input tile needs a PE to hold it (0000 names none)");
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
                      "valid_rows": 1, "valid_cols": 1, "pe_mask": "1000", "data_per_pe": { "PE3": ["01"] } } ] })") ==
         "tiles[0].data_per_pe.PE3: PE3 is not in pe_mask 1000, so it holds no fragment of this tile");
   // Rows derived from capacity and cols: each way it can fail is named.

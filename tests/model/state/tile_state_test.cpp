@@ -260,20 +260,41 @@ TEST_CASE("A request marked desc_checked skips the descriptor check alone", "[st
 
 TEST_CASE("Requests of one call see the slots earlier ones took, and allocate_checked places like allocate", "[state]") {
   const TileDescriptor big = row_major(DataType::FP32, 65536, 64, 256, 64);
-  TileState s(AllocationPolicy::Queue, 1);
-  for (unsigned hand = 1; hand < 4; ++hand) REQUIRE(s.allocate({{hand, big}}));
-  // Depth 1: the second request releases the slot the first one took, so both fit 256 KiB.
+  TileState s(AllocationPolicy::Queue, 2);
+  REQUIRE(s.allocate({{0, big}, {0, big}}));
+  for (unsigned hand = 1; hand < 3; ++hand) REQUIRE(s.allocate({{hand, big}}));
+  REQUIRE(s.capacity_in_use() == 262144);  // every PE full
+  // Depth 2: the first request releases T#2, the second the T#1 before the call, so both fit.
   const std::vector<DestinationRequest> twice{{0, big}, {0, big}};
   CHECK_FALSE(s.check_allocation(twice));
   TileState placed = s;
   auto names = s.allocate(twice);
   REQUIRE(names);
+  CHECK(*names == std::vector<TileRef>{TileRef::local(1), TileRef::local(0)});
   CHECK(s.capacity_in_use() == 262144);
   std::vector<TileRef> placed_names{TileRef::shared(9)};  // replaced, not appended to
   placed.allocate_checked(twice, placed_names);
   CHECK(placed_names == *names);
   CHECK(placed.capacity_in_use() == s.capacity_in_use());
   CHECK(placed.physical_index(0) == s.physical_index(0));
+  CHECK(placed.physical_index(1) == s.physical_index(1));
+}
+
+TEST_CASE("A bundle's destinations never release one another: more in a hand than its queue holds is a fault", "[state]") {
+  const TileDescriptor d = row_major(DataType::FP32, 1024, 1, 256, 1);
+  TileState s(AllocationPolicy::Queue, 1);
+  REQUIRE(s.allocate({{2, d}}));
+  const auto fault = s.allocate({{2, d}, {2, d}});
+  REQUIRE_FALSE(fault);
+  CHECK(fault.fault().code == FaultCode::TileAllocation);
+  CHECK(fault.fault().rule == "hand M's queue (queue:1) cannot hold every destination this bundle puts in it");
+  CHECK(s.local(32).allocated);  // nothing changed: M#1 is the tile before the call
+  CHECK(s.capacity_in_use() == 1024);
+  // Other hands, or a deeper queue, hold them.
+  CHECK(s.allocate({{2, d}, {3, d}}));
+  TileState deeper(AllocationPolicy::Queue, 2);
+  CHECK(deeper.allocate({{2, d}, {2, d}}));
+  CHECK_FALSE(deeper.allocate({{2, d}, {2, d}, {2, d}}));
 }
 
 TEST_CASE("Capacity in use follows tiles changed through the mutable accessors", "[state]") {
