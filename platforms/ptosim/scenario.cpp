@@ -76,6 +76,8 @@ std::string make_input_descriptor(InputFields fields, bool shared, model::DataTy
   out.valid_rows = static_cast<std::uint32_t>(valid_rows);
   out.valid_cols = static_cast<std::uint32_t>(valid_cols);
   if (model::is_cube_layout(layout)) {
+    if (!model::cell_shape(layout, dtype))
+      return std::string("layout: ") + model::data_type_name(dtype) + " has no CELL geometry, so it never takes CUBE layouts";
     const auto shape = model::cube_storage_shape(layout, dtype, out.valid_rows, out.valid_cols);
     if (!shape)
       return valid_shape + ": a " + model::data_type_name(dtype) + " " + model::layout_name(layout) +

@@ -57,6 +57,9 @@ TEST_CASE("Scenario errors name the field", "[scenario]") {
                      "valid_rows": 1, "valid_cols": 1, "data": ["fff"] } ] })").rfind("tiles[0].data[0]:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "FP16", "capacity": 128, "valid_rows": 20,
                      "valid_cols": 4, "layout": "CUBE_M16" } ] })").rfind("tiles[0].valid_rows/valid_cols:", 0) == 0);
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "M#1", "dtype": "FP64", "capacity": 4096, "valid_rows": 2,
+                     "valid_cols": 8, "layout": "CUBE_M16", "location": "Matrix" } ] })") ==
+        "tiles[0].layout: FP64 has no CELL geometry, so it never takes CUBE layouts");
   // Descriptor rules are named by the input field at fault (rows and cols are derived).
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "M#1", "dtype": "FP16", "capacity": 64, "valid_rows": 2,
                      "valid_cols": 2, "layout": "CUBE_M16", "location": "Matrix" } ] })") ==
