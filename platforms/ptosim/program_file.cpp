@@ -31,8 +31,26 @@ struct Token {
   int column;  // 1-based
 };
 
-/// Blanks and commas separate a line's tokens.
+/// Blanks and commas separate a line's tokens (and a value file's values).
 bool separates(char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; }
+
+/// Where a comma after the first token separates nothing in `text` (0-based): one with no token
+/// after it before another comma or the end (or a ';' comment). Values are never skipped
+/// silently, so "1,,2" and "1, 2," are errors (separators before the first token are leading blanks).
+std::optional<std::size_t> empty_field(std::string_view text) {
+  bool token_before = false;
+  std::optional<std::size_t> open;  // a comma still waiting for its next token
+  for (std::size_t i = 0; i < text.size() && text[i] != ';'; ++i) {
+    if (text[i] == ',') {
+      if (open) return open;
+      if (token_before) open = i;
+    } else if (!std::isspace(static_cast<unsigned char>(text[i]))) {
+      token_before = true;
+      open.reset();
+    }
+  }
+  return open;
+}
 
 std::vector<Token> tokenize(const std::string& line) {
   std::vector<Token> tokens;
@@ -141,6 +159,11 @@ class Parser {
       start = end + 1;
       ++m_line;
       if (starts_directive(line)) {
+        if (const auto comma = empty_field(line)) {
+          fail(static_cast<int>(*comma) + 1, "a comma with no value after it");
+          error = m_error;
+          return false;
+        }
         if (!directive(tokenize(std::string(line)))) {
           error = m_error;
           return false;
@@ -273,7 +296,13 @@ class Parser {
                           (name == ".random" ? "seed=, min=, max=, pe=" : "pe=") + ")");
       const auto pes = target_pes(*t, opts);
       if (!pes) return false;
-      if (name == ".data") return values(*t, *pes, rest);
+      if (name == ".data") {
+        // Options first: a pe= after values would apply to the values before it too.
+        for (const auto& [key, value] : opts)
+          if (!rest.empty() && value.column > rest[0].column)
+            return fail(value.column - static_cast<int>(key.size()) - 1, key + "= comes before the values");
+        return values(*t, *pes, rest);
+      }
       if (name == ".fill") return fill_directive(*t, *pes, tokens, rest);
       if (name == ".file") return file_directive(*t, *pes, tokens, rest);
       return random_directive(*t, *pes, tokens, opts);
@@ -402,27 +431,36 @@ class Parser {
     if (!contents) return fail(rest[0].column, error);
     const bool raw = path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0;
     if (!raw) {
-      // Values separated by blanks; one that does not read is named by its own line and column.
+      // Values separated as on a .data line (blanks or commas, lines too); a problem is named by
+      // its own line and column in the file.
       const std::string_view text = *contents;
-      const auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
       std::size_t line = 1, line_start = 0;
+      auto at = [&](std::size_t i) {
+        return path + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) + ": ";
+      };
+      if (const auto comma = empty_field(text)) {
+        for (std::size_t i = 0; i < *comma; ++i) {
+          if (text[i] != '\n') continue;
+          ++line;
+          line_start = i + 1;
+        }
+        return fail(rest[0].column, at(*comma) + "a comma with no value after it");
+      }
       for (std::size_t i = 0; i < text.size();) {
         if (text[i] == '\n') {
           ++line;
           line_start = ++i;
           continue;
         }
-        if (blank(text[i])) {
+        if (separates(text[i])) {
           ++i;
           continue;
         }
         std::size_t end = i;
-        while (end < text.size() && !blank(text[end])) ++end;
+        while (end < text.size() && !separates(text[end])) ++end;
         std::string problem;
         const auto bits = element_value(t.desc.dtype, text.substr(i, end - i), problem);
-        if (!bits)
-          return fail(rest[0].column,
-                      path + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) + ": " + problem);
+        if (!bits) return fail(rest[0].column, at(i) + problem);
         if (!append_value(t, pes, *bits, rest[0].column)) return false;
         i = end;
       }

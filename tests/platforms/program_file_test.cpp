@@ -108,6 +108,27 @@ TEST_CASE("Text and raw value files", "[program]") {
         std::string::npos);
 }
 
+TEST_CASE("Values are separated by blanks or commas, in a .data line and a value file alike, and never skipped", "[program]") {
+  const std::string tile = ".tile T#1 S8 cols=4 valid=1x4\n";
+  CHECK(parse_ok(tile + ".data T#1 1, 2,3 4 ; four\n").tiles[0].data[0][3] == 4u);
+  const std::string csv = ptosim::test::write_file("values.csv", "1,2,\n3, 4\n");
+  CHECK(parse_ok(tile + ".file T#1 " + csv + "\n").tiles[0].data[1][2] == 3u);
+  // A comma with no value after it is an error where it stands, not an empty value skipped.
+  CHECK(parse_error(tile + ".data T#1 1,,2,3,4\n") == "p.pto:2:12: error: a comma with no value after it");
+  CHECK(parse_error(tile + ".data T#1 1,2,3,4, ; end\n") == "p.pto:2:18: error: a comma with no value after it");
+  const std::string gap = ptosim::test::write_file("gap.csv", "1,2,\n, 3, 4\n");
+  CHECK(parse_error(tile + ".file T#1 " + gap + "\n") ==
+        "p.pto:2:11: error: " + gap + ":1:4: a comma with no value after it");
+}
+
+TEST_CASE("A .data line takes pe= before its values, which it applies to", "[program]") {
+  const std::string tile = ".tile T#1 S8 cols=4 valid=1x3\n";
+  CHECK(parse_error(tile + ".data T#1 1 2 3 pe=PE0 4 5 6\n") == "p.pto:2:17: error: pe= comes before the values");
+  const ProgramFile p = parse_ok(tile + ".data T#1 pe=PE0 1 2 3\n.data T#1 pe=PE1 4 5 6\n");
+  CHECK(p.tiles[0].data[0][0] == 1u);
+  CHECK(p.tiles[0].data[1][0] == 4u);
+}
+
 TEST_CASE("Directive errors carry file:line:column", "[program]") {
   CHECK(parse_error(".tile T#1 FP32 cols=4\n") == "p.pto:1:1: error: .tile needs valid=ROWSxCOLS");
   CHECK(parse_error("\n.tile T#1 FP99 cols=4 valid=1x1\n").rfind("p.pto:2:11: error: unknown DataType", 0) == 0);
