@@ -429,6 +429,7 @@ class Parser {
     std::string error;
     const auto contents = read_file(path, error);  // a directory or an I/O error is an error, not no values
     if (!contents) return fail(rest[0].column, error);
+    m_out.value_files.push_back(path);
     const bool raw = path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0;
     if (!raw) {
       // Values separated as on a .data line (blanks or commas, lines too); a problem is named by

@@ -34,6 +34,7 @@ struct ProgramFile {
   std::vector<GprInit> gprs;
   model::NumericFlags status = 0;
   std::vector<model::TileRef> dumps;
+  std::vector<std::string> value_files;  ///< the .file paths read, as opened
 };
 
 /// Reads and parses `path`. On error returns false with `error` = "file:line:column: message", or

@@ -110,23 +110,31 @@ TraceCompanions companions_of(const std::string& trace) {
   return {trace + ".gtkw", trace + ".opcodes.txt", trace + ".states.txt"};
 }
 
-/// Every file a run writes is a different file, and none is one it reads; vcd2fst replaces its
-/// output, so an FST target must be a regular file if it exists.
-bool distinct_files(const RunOptions& o, std::string& error) {
-  std::vector<std::pair<std::string, std::string>> files{{"the program", o.program}};
-  if (!o.config.empty()) files.emplace_back("--config", o.config);
-  if (!o.stats.empty()) files.emplace_back("--stats", o.stats);
+/// Every file a run writes is a different file, and none is one it reads (the program's value
+/// files, once it is read, among them; inputs may share a file); vcd2fst replaces its output, so
+/// an FST target must be a regular file if it exists.
+bool distinct_files(const RunOptions& o, const std::vector<std::string>& value_files, std::string& error) {
+  std::vector<std::pair<std::string, std::string>> inputs{{"the program", o.program}};
+  if (!o.config.empty()) inputs.emplace_back("--config", o.config);
+  for (const std::string& f : value_files) inputs.emplace_back("a .file of the program", f);
+  std::vector<std::pair<std::string, std::string>> outputs;
+  if (!o.stats.empty()) outputs.emplace_back("--stats", o.stats);
   if (const std::string& t = shown_trace(o); !t.empty()) {
     const std::string option = o.fst.empty() ? "--vcd" : "--fst";
     const TraceCompanions c = companions_of(t);
-    for (const std::string& f : {t, c.layout, c.opcodes, c.states}) files.emplace_back(option, f);
+    for (const std::string& f : {t, c.layout, c.opcodes, c.states}) outputs.emplace_back(option, f);
   }
-  for (std::size_t i = 0; i < files.size(); ++i)
-    for (std::size_t j = i + 1; j < files.size(); ++j)
-      if (same_file(files[i].second, files[j].second)) {
-        error = files[i].first + " and " + files[j].first + " name the same file '" + files[j].second + "'";
-        return false;
-      }
+  for (std::size_t j = 0; j < outputs.size(); ++j) {
+    const auto clash = [&](const std::pair<std::string, std::string>& other) {
+      if (!same_file(other.second, outputs[j].second)) return false;
+      error = other.first + " and " + outputs[j].first + " name the same file '" + outputs[j].second + "'";
+      return true;
+    };
+    for (const auto& in : inputs)
+      if (clash(in)) return false;
+    for (std::size_t i = 0; i < j; ++i)
+      if (clash(outputs[i])) return false;
+  }
   std::error_code ec;
   if (!o.fst.empty() && std::filesystem::exists(o.fst, ec) && !std::filesystem::is_regular_file(o.fst, ec)) {
     error = "--fst: '" + o.fst + "' exists and is not a regular file";
@@ -243,7 +251,7 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
     error = "--trace-modules needs --vcd or --fst";
     return false;
   }
-  return distinct_files(o, error);
+  return distinct_files(o, {}, error);
 }
 
 std::string cell_text(model::DataType t, const std::optional<std::uint64_t>& v, bool hex) {
@@ -604,6 +612,10 @@ int simulate(const RunOptions& o) {
     // An error in the file reads file:line:column: error: ...; one that kept it from being read
     // names the command, as asm's and exec's do.
     std::cerr << (error.rfind(o.program + ":", 0) == 0 ? "" : "ptosim run: ") << error << "\n";
+    return 2;
+  }
+  if (!distinct_files(o, program.value_files, error)) {
+    std::cerr << "ptosim run: " << error << "\n";
     return 2;
   }
   model::Assembly assembly = model::assemble(program.assembly, o.program);

@@ -428,6 +428,16 @@ TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each
   const Outcome input = run("run " + prog + " --stats " + prog);
   CHECK(input.status == 2);
   CHECK(input.err.find("the program and --stats name the same file") != std::string::npos);
+  // A value file the program reads is an input too, and two tiles may read the same one.
+  const std::string values = write_file("once_values.txt", "1 2 3 4\n");
+  const std::string reader = write_file(
+      "once_reader.pto", ".tile T#1 S8 valid=1x4 cols=4\n.file T#1 " + values + "\n.tile T#2 S8 valid=1x4 cols=4\n.file T#2 " +
+                             values + "\n");
+  CHECK(run("run " + reader + " --quiet").status == 0);
+  const Outcome value_file = run("run " + reader + " --stats " + values);
+  CHECK(value_file.status == 2);
+  CHECK(value_file.err.find("a .file of the program and --stats name the same file") != std::string::npos);
+  CHECK(slurp(values) == "1 2 3 4\n");
   const Outcome dotted = run("run " + prog + " --stats " + stats + " --vcd ./" + stats);  // neither exists yet
   CHECK(dotted.status == 2);
   CHECK(dotted.err.find("--stats and --vcd name the same file") != std::string::npos);
