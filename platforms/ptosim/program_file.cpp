@@ -376,7 +376,8 @@ class Parser {
     model::PeMask mask = model::PeMask::all();
     if (opts.count("mask")) {
       const auto m = model::PeMask::parse(opts.at("mask").text);
-      if (!m || m->empty()) return fail(opts.at("mask").column, "mask: expected four 0/1 characters, PE0 first");
+      if (!m) return fail(opts.at("mask").column, "mask: expected four 0/1 characters, PE0 first");
+      if (m->empty()) return fail(opts.at("mask").column, "mask: 0000 names no PE; an input tile needs one to hold it");
       mask = *m;
     }
     if (!opts.count("valid")) return fail(tokens[0].column, ".tile needs valid=ROWSxCOLS");

@@ -68,10 +68,11 @@ std::string make_input_descriptor(InputFields fields, bool shared, model::DataTy
   out.layout = layout;
   out.location = location;
   out.pe_mask = mask;
+  // The valid shape first: a program file's default capacity is derived from it.
+  if (valid_rows > model::kMaxDimension || valid_cols > model::kMaxDimension) return valid_shape + ": must fit 16 bits";
   if (capacity == 0 || capacity > model::kMaxTileBytes)
     return "capacity: must be 1.." + std::to_string(model::kMaxTileBytes) + " bytes";
   if (shared && model::is_cube_layout(layout)) return "layout: Shared tiles never use CUBE layouts";
-  if (valid_rows > model::kMaxDimension || valid_cols > model::kMaxDimension) return valid_shape + ": must fit 16 bits";
   out.capacity_bytes = static_cast<std::uint32_t>(capacity);
   out.valid_rows = static_cast<std::uint32_t>(valid_rows);
   out.valid_cols = static_cast<std::uint32_t>(valid_cols);
@@ -98,8 +99,8 @@ std::string make_input_descriptor(InputFields fields, bool shared, model::DataTy
       const std::string rows_of = " rows of " + std::to_string(*cols) + " " + model::data_type_name(dtype) + " elements";
       if ((*cols & (*cols - 1)) != 0) return "cols: " + std::to_string(*cols) + " is not a power of two";
       if (bits % row_bits != 0)
-        return "cols: capacity " + std::to_string(capacity) + " B does not divide into" + rows_of;
-      return "cols: capacity " + std::to_string(capacity) + " B in" + rows_of + " gives " +
+        return "capacity/cols: capacity " + std::to_string(capacity) + " B does not divide into" + rows_of;
+      return "capacity/cols: capacity " + std::to_string(capacity) + " B in" + rows_of + " gives " +
              std::to_string(bits / row_bits) + " rows, more than " + std::to_string(model::kMaxDimension);
     }
     if (rows && *rows != *derived)
@@ -196,7 +197,7 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
       if (!loc) return where + ".location: unknown location '" + location + "'";
       const auto pm = model::PeMask::parse(mask);
       if (!pm) return where + ".pe_mask: expected four 0/1 characters, PE0 first";
-      if (pm->empty()) return where + ".pe_mask: an input tile needs a PE to hold it (0000 names none)";
+      if (pm->empty()) return where + ".pe_mask: 0000 names no PE; an input tile needs one to hold it";
       std::optional<std::uint64_t> capacity, cols, rows, vr, vc;
       for (auto [key, dst] : {std::pair{"capacity", &capacity}, {"cols", &cols}, {"rows", &rows},
                               {"valid_rows", &vr}, {"valid_cols", &vc}})

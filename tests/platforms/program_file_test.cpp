@@ -108,6 +108,14 @@ TEST_CASE("Text and raw value files", "[program]") {
         std::string::npos);
 }
 
+TEST_CASE(".tile errors name the option at fault", "[program]") {
+  CHECK(parse_error(".tile T#1 S8 valid=1x1 mask=0000\n") ==
+        "p.pto:1:29: error: mask: 0000 names no PE; an input tile needs one to hold it");
+  CHECK(parse_error(".tile T#1 FP32 valid=4x8 capacity=100\n") ==
+        "p.pto:1:7: error: .tile T#1: capacity/cols: capacity 100 B does not divide into rows of 8 FP32 elements");
+  CHECK(parse_error(".tile T#1 FP32 valid=1x131072\n") == "p.pto:1:7: error: .tile T#1: valid: must fit 16 bits");
+}
+
 TEST_CASE("Values are separated by blanks or commas, in a .data line and a value file alike, and never skipped", "[program]") {
   const std::string tile = ".tile T#1 S8 cols=4 valid=1x4\n";
   CHECK(parse_ok(tile + ".data T#1 1, 2,3 4 ; four\n").tiles[0].data[0][3] == 4u);

@@ -77,7 +77,7 @@ TEST_CASE("Scenario errors name the field", "[scenario]") {
                      "valid_rows": 1, "valid_cols": 1, "pe_mask": "11" } ] })").rfind("tiles[0].pe_mask:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
                      "valid_rows": 1, "valid_cols": 1, "pe_mask": "0000" } ] })") ==
-        "tiles[0].pe_mask: an input tile needs a PE to hold it (0000 names none)");
+        "tiles[0].pe_mask: 0000 names no PE; an input tile needs one to hold it");
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "S8", "capacity": 128, "cols": 2,
                      "valid_rows": 1, "valid_cols": 1, "pe_mask": "1000", "data_per_pe": { "PE3": ["01"] } } ] })") ==
         "tiles[0].data_per_pe.PE3: PE3 is not in pe_mask 1000, so it holds no fragment of this tile");
@@ -86,10 +86,10 @@ TEST_CASE("Scenario errors name the field", "[scenario]") {
                      "valid_rows": 1, "valid_cols": 1 } ] })") == "tiles[0].cols: 3 is not a power of two");
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "FP64", "capacity": 128, "cols": 32,
                      "valid_rows": 1, "valid_cols": 1 } ] })") ==
-        "tiles[0].cols: capacity 128 B does not divide into rows of 32 FP64 elements");
+        "tiles[0].capacity/cols: capacity 128 B does not divide into rows of 32 FP64 elements");
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "U8", "capacity": 65536, "cols": 1,
                      "valid_rows": 1, "valid_cols": 1 } ] })") ==
-        "tiles[0].cols: capacity 65536 B in rows of 1 U8 elements gives 65536 rows, more than 65535");
+        "tiles[0].capacity/cols: capacity 65536 B in rows of 1 U8 elements gives 65536 rows, more than 65535");
   CHECK(error_of(R"({ "program": "", "gprs": { "PE0": { "24": "0x1" } } })").rfind("gprs.PE0.24:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "gprs": { "PE0": { "3": 5 } } })").rfind("gprs.PE0.3:", 0) == 0);
   CHECK(error_of(R"({ "program": "", "status": ["XX"] })").rfind("status:", 0) == 0);
