@@ -516,6 +516,10 @@ class Parser {
       real = static_cast<double>(exact);
       return true;
     }
+    // strtod would take a hexadecimal number, which reads like a .data encoding but is not one.
+    if (text.find_first_of("xX") != std::string::npos)
+      return fail(token.column, key + ": expected a decimal number, got '" + text +
+                                    "' (a bound is a value; encodings such as 0x3c00 are for .data and .fill)");
     errno = 0;
     char* parsed_end = nullptr;
     real = std::strtod(text.c_str(), &parsed_end);

@@ -279,6 +279,15 @@ TEST_CASE("Integer .random bounds are exact up to 2^63 - 1 in magnitude and must
         "p.pto:2:17: error: max: 1e6 is outside FP16's range [-65504, 65504]");
 }
 
+TEST_CASE(".random bounds are decimal values, never encodings", "[program]") {
+  CHECK(parse_error(".tile T#1 FP16 cols=4 valid=1x4\n.random T#1 min=0x3c00 max=2\n") ==
+        "p.pto:2:17: error: min: expected a decimal number, got '0x3c00' (a bound is a value; encodings such as "
+        "0x3c00 are for .data and .fill)");
+  CHECK(parse_error(".tile T#1 S8 cols=4 valid=1x4\n.random T#1 max=0x7f\n").find("max: expected a decimal number") !=
+        std::string::npos);
+  CHECK(parse_ok(".tile T#1 FP16 cols=4 valid=1x4\n.random T#1 min=1e0 max=2.5\n").tiles.size() == 1);
+}
+
 TEST_CASE(".random ranges: floats need min < max, integers min <= max", "[program]") {
   CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 min=1 max=1\n") ==
         "p.pto:2:1: error: .random: floats are drawn from [min, max), empty unless min < max");
