@@ -11,6 +11,7 @@
 #include "model/bundle/encoding.h"
 #include "platforms/files.h"
 #include "platforms/ptosim/commands.h"
+#include "platforms/shown_text.h"
 
 namespace ptosim::platforms {
 
@@ -93,7 +94,8 @@ std::optional<Options> parse_options(const Args& args, bool allow_output, const 
 }  // namespace
 
 void report_errors(const std::string& prefix, const std::vector<std::string>& errors) {
-  for (std::size_t i = 0; i < errors.size() && i < kShownErrors; ++i) std::cerr << prefix << errors[i] << "\n";
+  for (std::size_t i = 0; i < errors.size() && i < kShownErrors; ++i)
+    std::cerr << shown_text(prefix) << shown_text(errors[i]) << "\n";
   if (errors.size() > kShownErrors)
     std::cerr << prefix << "... and " << errors.size() - kShownErrors << " more error"
               << (errors.size() == kShownErrors + 1 ? "" : "s") << "\n";

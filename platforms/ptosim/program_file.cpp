@@ -21,6 +21,7 @@
 #include "model/state/element_access.h"
 #include "platforms/files.h"
 #include "platforms/ptosim/scenario.h"
+#include "platforms/shown_text.h"
 
 namespace ptosim::platforms {
 
@@ -192,7 +193,7 @@ class Parser {
   bool fail(int column, const std::string& message) { return fail_at(m_line, column, message); }
   bool fail_at(int line, int column, const std::string& message) {
     // As the assembler reports its errors (format_error): one shape for every line of the file.
-    m_error = m_path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": error: " + message;
+    m_error = shown_text(m_path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": error: " + message);
     return false;
   }
 
