@@ -51,7 +51,7 @@ int exec_command(const Args& args) {
   }
   Scenario scenario;
   if (const std::string error = parse_scenario(*doc, scenario); !error.empty()) {
-    std::cerr << "ptosim exec: " << path << ": " << error << "\n";
+    report_errors("ptosim exec: " + path + ": ", {error});
     return 2;
   }
   const model::Assembly program = model::assemble(scenario.program, "program");
