@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/state/tile_descriptor.h"
 
+#include "model/common/text.h"
+
 #include <array>
 #include <iterator>
 #include <string_view>
@@ -25,17 +27,21 @@ const char* layout_name(Layout l) { return kLayoutNames[static_cast<int>(l)]; }
 
 std::optional<Layout> layout_from_name(std::string_view name) {
   for (int i = 0; i < 7; ++i)
-    if (name == kLayoutNames[i]) return static_cast<Layout>(i);
+    if (iequal(name, kLayoutNames[i])) return static_cast<Layout>(i);
   return std::nullopt;
 }
+
+const char* layout_names() { return "RowMajor, ColumnMajor, ZN, NZ, CUBE_M16, CUBE_M32, CUBE_N8"; }
 
 const char* location_name(Location l) { return kLocationNames[static_cast<int>(l)]; }
 
 std::optional<Location> location_from_name(std::string_view name) {
   for (int i = 0; i < 4; ++i)
-    if (name == kLocationNames[i]) return static_cast<Location>(i);
+    if (iequal(name, kLocationNames[i])) return static_cast<Location>(i);
   return std::nullopt;
 }
+
+const char* location_names() { return "Vector, Matrix, Memory, Any"; }
 
 std::optional<std::uint32_t> derived_rows(DataType t, std::uint32_t capacity_bytes, std::uint32_t cols) {
   if (!is_pow2(cols)) return std::nullopt;

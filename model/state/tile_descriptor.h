@@ -16,9 +16,11 @@ enum class Layout : std::uint8_t { RowMajor, ColumnMajor, ZN, NZ, CubeM16, CubeM
 enum class Location : std::uint8_t { Vector, Matrix, Memory, Any };
 
 const char* layout_name(Layout l);  ///< "RowMajor", "ColumnMajor", "ZN", "NZ", "CUBE_M16", ...
-std::optional<Layout> layout_from_name(std::string_view name);
+std::optional<Layout> layout_from_name(std::string_view name);  ///< any case, as DataType names
+const char* layout_names();  ///< every name, for messages
 const char* location_name(Location l);  ///< "Vector", "Matrix", "Memory", "Any"
-std::optional<Location> location_from_name(std::string_view name);
+std::optional<Location> location_from_name(std::string_view name);  ///< any case
+const char* location_names();  ///< every name, for messages
 inline bool is_cube_layout(Layout l) { return l == Layout::CubeM16 || l == Layout::CubeM32 || l == Layout::CubeN8; }
 
 constexpr std::uint32_t kCellBytes = 128;

@@ -365,13 +365,13 @@ class Parser {
     model::Layout layout = model::Layout::RowMajor;
     if (opts.count("layout")) {
       const auto l = model::layout_from_name(opts.at("layout").text);
-      if (!l) return fail(opts.at("layout").column, "unknown layout '" + opts.at("layout").text + "'");
+      if (!l) return fail(opts.at("layout").column, "unknown layout '" + opts.at("layout").text + "' (" + model::layout_names() + ")");
       layout = *l;
     }
     model::Location location = model::Location::Any;
     if (opts.count("location")) {
       const auto l = model::location_from_name(opts.at("location").text);
-      if (!l) return fail(opts.at("location").column, "unknown location '" + opts.at("location").text + "'");
+      if (!l) return fail(opts.at("location").column, "unknown location '" + opts.at("location").text + "' (" + model::location_names() + ")");
       location = *l;
     }
     model::PeMask mask = model::PeMask::all();

@@ -192,9 +192,9 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
         return where + ".location: expected a string";
       if (t.contains("pe_mask") && (mask = "", !str("pe_mask", mask).empty())) return where + ".pe_mask: expected a string";
       const auto lay = model::layout_from_name(layout);
-      if (!lay) return where + ".layout: unknown layout '" + layout + "'";
+      if (!lay) return where + ".layout: unknown layout '" + layout + "' (" + model::layout_names() + ")";
       const auto loc = model::location_from_name(location);
-      if (!loc) return where + ".location: unknown location '" + location + "'";
+      if (!loc) return where + ".location: unknown location '" + location + "' (" + model::location_names() + ")";
       const auto pm = model::PeMask::parse(mask);
       if (!pm) return where + ".pe_mask: expected four 0/1 characters, PE0 first";
       if (pm->empty()) return where + ".pe_mask: 0000 names no PE; an input tile needs one to hold it";

@@ -114,6 +114,13 @@ TEST_CASE(".tile errors name the option at fault", "[program]") {
   CHECK(parse_error(".tile T#1 FP32 valid=4x8 capacity=100\n") ==
         "p.pto:1:7: error: .tile T#1: capacity/cols: capacity 100 B does not divide into rows of 8 FP32 elements");
   CHECK(parse_error(".tile T#1 FP32 valid=1x131072\n") == "p.pto:1:7: error: .tile T#1: valid: must fit 16 bits");
+  CHECK(parse_error(".tile T#1 FP32 valid=1x8 layout=Row\n") ==
+        "p.pto:1:33: error: unknown layout 'Row' (RowMajor, ColumnMajor, ZN, NZ, CUBE_M16, CUBE_M32, CUBE_N8)");
+  CHECK(parse_error(".tile T#1 FP32 valid=1x8 location=L1\n").find("(Vector, Matrix, Memory, Any)") != std::string::npos);
+  // Names in any case, as DataType names.
+  const ProgramFile p = parse_ok(".tile M#1 fp16 valid=2x8 layout=cube_m16 location=matrix\n");
+  CHECK(p.tiles[0].desc.layout == model::Layout::CubeM16);
+  CHECK(p.tiles[0].desc.location == model::Location::Matrix);
 }
 
 TEST_CASE("Values are separated by blanks or commas, in a .data line and a value file alike, and never skipped", "[program]") {
