@@ -43,6 +43,15 @@ std::optional<Location> location_from_name(std::string_view name) {
 
 const char* location_names() { return "Vector, Matrix, Memory, Any"; }
 
+std::string size_code_hint(DataType t, std::uint32_t cols, std::uint32_t valid_rows, std::uint64_t bytes) {
+  for (unsigned code = 1; code <= 10; ++code) {
+    const std::uint32_t size = size_code_bytes(code);
+    if (cols == 0 ? size >= bytes : derived_rows(t, size, cols).value_or(0) >= valid_rows)
+      return " (needs SizeCode " + std::to_string(code) + ", " + std::to_string(size) + " B)";
+  }
+  return "";
+}
+
 std::optional<std::uint32_t> derived_rows(DataType t, std::uint32_t capacity_bytes, std::uint32_t cols) {
   if (!is_pow2(cols)) return std::nullopt;
   const std::uint64_t bits = std::uint64_t{capacity_bytes} * 8;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "model/common/pe_mask.h"
@@ -33,6 +34,11 @@ constexpr std::uint32_t size_code_bytes(unsigned code) { return 128U << (code - 
 /// Largest per-PE TSize of any tile: B.IOS SizeCode 12 (B.IOT stops at SizeCode 10, 64 KiB, but an
 /// input tile may be any size the state model holds).
 constexpr std::uint32_t kMaxTileBytes = size_code_bytes(12);
+
+/// What a destination binding would need, for fault texts: " (needs SizeCode k, N B)" for the
+/// smallest B.IOT SizeCode (1..10) whose TSize holds `valid_rows` rows of `cols` elements of `t`
+/// (ordinary layouts), or holds `bytes` when `cols` is 0; "" when none does.
+std::string size_code_hint(DataType t, std::uint32_t cols, std::uint32_t valid_rows, std::uint64_t bytes = 0);
 
 struct TileDescriptor {
   DataType dtype = DataType::FP32;

@@ -601,8 +601,9 @@ TEST_CASE("CUBE preflight: destinations", "[cube]") {
     FormSpec f;
     f.m = 16;
     f.n = 8;
-    f.d_size_code = 2;  // 16x8 FP32 in CUBE_M16 needs 8 CELLs = 1 KiB
-    mc.reject(setup(mc, f), FaultCode::TileAllocation, "D (16x8 FP32, 256 B): CELL bytes exceed the capacity");
+    f.d_size_code = 2;  // 16x8 FP32 in CUBE_M16 needs 4 CELLs (16x2 each) = 512 B
+    mc.reject(setup(mc, f), FaultCode::TileAllocation,
+              "D (16x8 FP32, 256 B): CELL bytes exceed the capacity (needs SizeCode 3, 512 B)");
   }
   {
     // GroupMaxOut of 64 FP32 columns (N = 512, GroupN 8) in 128 B.
@@ -611,7 +612,8 @@ TEST_CASE("CUBE preflight: destinations", "[cube]") {
     f.n = 512;
     f.fpatr_fields = "groupncode=1, groupmaxen=1";
     f.extra_dests = {"U<1>"};
-    mc.reject(setup(mc, f), FaultCode::TileAllocation, "GroupMaxOut: TSize 128 B cannot hold 1x64 FP32 with 64 physical columns");
+    mc.reject(setup(mc, f), FaultCode::TileAllocation,
+              "GroupMaxOut: TSize 128 B cannot hold 1x64 FP32 with 64 physical columns (needs SizeCode 2, 256 B)");
   }
   {
     Machine mc;
@@ -620,6 +622,7 @@ TEST_CASE("CUBE preflight: destinations", "[cube]") {
     f.fpatr_fields = "groupncode=4, groupmaxen=1";  // 48 columns: ceil(512 / 48) = 11 is no power of two
     f.extra_dests = {"U<4>"};
     mc.reject(setup(mc, f), FaultCode::TileAllocation, "GroupMaxOut: TSize 1024 B cannot hold 1x11 FP32 with 11 physical columns");
+    CHECK(mc.run1(setup(mc, f)).fault->rule.find("needs SizeCode") == std::string::npos);  // no size would do
   }
   {
     // Allocation itself: a full hand (the asl policy never releases).
