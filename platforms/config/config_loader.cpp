@@ -65,7 +65,8 @@ bool ends_with_components(const std::string& path, const std::string& tail) {
 
 /// The key an unknown `key` was probably meant to be: a known key it ends with (after a '.'), else
 /// the nearest by edit distance on the whole dotted key when within a quarter of its length (at
-/// least 2), else one with the same last component (a typo in the path); empty when nothing is close.
+/// least 2), else the shortest it begins ("cube.fill" for cube.fill_cycles), else one with the
+/// same last component (a typo in the path); empty when nothing is close.
 std::string closest_key(const std::string& key, const std::vector<model::ParamInfo>& table) {
   // A known key under a prefix ("configuration.sfu.bytes_per_cycle", from a statistics file).
   std::string best;
@@ -78,6 +79,11 @@ std::string closest_key(const std::string& key, const std::vector<model::ParamIn
       best = p.key;
       best_distance = d;
     }
+  if (!best.empty()) return best;
+  for (const auto& p : table)
+    if (p.key.size() > key.size() + 1 && p.key.compare(0, key.size(), key) == 0 && p.key[key.size()] == '_' &&
+        (best.empty() || p.key.size() < best.size()))
+      best = p.key;
   if (!best.empty()) return best;
   const std::string last = key.substr(key.rfind('.') + 1);
   for (const auto& p : table)

@@ -808,7 +808,7 @@ int simulate(const RunOptions& o) {
             << " faulted\n";
   // The clock in GHz, or in MHz below 1 GHz (a 1 us period is 1.00 MHz, not 0.00 GHz).
   const double ghz = 1000.0 / static_cast<double>(config.params.clock.period_ps);
-  std::cout << "  simulated   " << total_cycles << " cycles (" << simulated_time(total_cycles * config.params.clock.period_ps)
+  std::cout << "  simulated   " << total_cycles << (total_cycles == 1 ? " cycle (" : " cycles (") << simulated_time(total_cycles * config.params.clock.period_ps)
             << " at " << std::fixed << std::setprecision(2) << (ghz < 1.0 ? ghz * 1000.0 : ghz)
             << (ghz < 1.0 ? " MHz)\n" : " GHz)\n");
   // Loading (parsing and assembling) is shown apart: on a large timing-only run it can take longer
@@ -821,7 +821,7 @@ int simulate(const RunOptions& o) {
   std::cout << "  wall time   " << wall_text(wall) << " (program loaded in " << wall_text(load_seconds) << ")\n";
   const auto util = [&](const engines::EngineStats& s) {
     std::ostringstream u;
-    u << s.busy_cycles << " busy cycles (" << std::setprecision(1) << std::fixed
+    u << s.busy_cycles << (s.busy_cycles == 1 ? " busy cycle (" : " busy cycles (") << std::setprecision(1) << std::fixed
       << (total_cycles ? 100.0 * static_cast<double>(s.busy_cycles) / static_cast<double>(total_cycles) : 0.0) << "%)";
     // Busy is compute and the wait for memory beyond it: say which, as a busy engine is not
     // necessarily a computing one.

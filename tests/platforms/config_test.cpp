@@ -176,6 +176,9 @@ TEST_CASE("An unknown key gets the closest known key as a suggestion, or none", 
   CHECK(suggestion("foo") == "");
   CHECK(suggestion("cube.warp_drive") == "");
   CHECK(suggestion("x.cycles") == "");  // a last component matches only a whole component
+  // A known key it begins, up to a '_': the shortest.
+  CHECK(suggestion("cube.fill") == "cube.fill_cycles");
+  CHECK(suggestion("sfu.read") == "sfu.read_bytes_per_cycle");
   // A known key under a prefix (a statistics file's "configuration", given as a configuration).
   CHECK(suggestion("configuration.local_memory.bytes_per_cycle") == "local_memory.bytes_per_cycle");
   CHECK(suggestion("configuration.shared_memory.ports") == "shared_memory.ports");
