@@ -33,6 +33,10 @@ void report_errors(const std::string& prefix, const std::vector<std::string>& er
 /// report_errors of an assembly's errors, file:line:column each.
 void report_asm_errors(const std::string& prefix, const std::vector<model::AsmError>& errors);
 
+/// The project's version, with the commit it was built from in a git checkout
+/// ("0.1.0 (commit 0123456789ab)", "+dirty" with uncommitted changes).
+const char* ptosim_version();
+
 int run_command(const Args& args);     ///< ptosim run PROGRAM [options]: the SystemC platform
 int exec_command(const Args& args);    ///< ptosim exec SCENARIO.json: functional model, JSON out
 int asm_command(const Args& args);     ///< ptosim asm FILE.s (-o FILE.bin | --hex)

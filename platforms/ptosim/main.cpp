@@ -14,7 +14,7 @@ void usage(std::ostream& os) {
         "  asm FILE.s (-o FILE.bin | --hex)   assemble\n"
         "  disasm FILE.bin           disassemble\n"
         "  config [options]          print the effective platform configuration\n"
-        "run 'ptosim <command> --help' for a command's options\n";
+        "run 'ptosim <command> --help' for a command's options, 'ptosim --version' for the version\n";
 }
 
 }  // namespace
@@ -32,6 +32,10 @@ int main(int argc, char** argv) {
   if (command == "config") return config_command(args);
   if (command == "asm") return asm_command(args);
   if (command == "disasm") return disasm_command(args);
+  if (command == "--version") {
+    std::cout << "ptosim " << ptosim_version() << "\n";
+    return 0;
+  }
   if (command == "-h" || command == "--help" || command == "help") {
     usage(std::cout);
     return 0;

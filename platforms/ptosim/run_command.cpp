@@ -864,8 +864,10 @@ int simulate(const RunOptions& o) {
     for (const model::TileRef& ref : program.dumps) print_dump(std::cout, top, ref, o.hex);
   // What the run was, then what it did, then the configuration it ran with: a sweep's files say
   // everything that tells them apart.
-  nlohmann::ordered_json report{
-      {"program", o.program}, {"timing_only", o.timing_only}, {"allocation", model::allocation_spec_text(o.allocation)}};
+  nlohmann::ordered_json report{{"ptosim_version", ptosim_version()},
+                                {"program", o.program},
+                                {"timing_only", o.timing_only},
+                                {"allocation", model::allocation_spec_text(o.allocation)}};
   report.update(run_report(top, config.params, total_cycles));
   report["status_flags"] = o.timing_only ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(status_flags);
   report["configuration"] = config_to_json(config.params);

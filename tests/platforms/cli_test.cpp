@@ -410,6 +410,16 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
   }
 }
 
+TEST_CASE("ptosim --version names the version, which the statistics record", "[cli]") {
+  const Outcome v = run("--version");
+  CHECK(v.status == 0);
+  REQUIRE(v.out.rfind("ptosim 0.", 0) == 0);
+  const std::string version = v.out.substr(7, v.out.size() - 8);  // without "ptosim " and the newline
+  const std::string stats = scratch("version.json");
+  REQUIRE(run("run " + std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto --quiet --stats " + stats).status == 0);
+  CHECK(slurp(stats).find("\"ptosim_version\": \"" + version + "\"") != std::string::npos);
+}
+
 TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each other, written in full", "[cli]") {
   const std::string prog = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
   const std::string stats = scratch("once.json"), vcd = scratch("once.vcd");
