@@ -302,6 +302,7 @@ class Parser {
         for (const auto& [key, value] : opts)
           if (!rest.empty() && value.column > rest[0].column)
             return fail(value.column - static_cast<int>(key.size()) - 1, key + "= comes before the values");
+        if (rest.empty()) return fail(tokens[1].column + static_cast<int>(tokens[1].text.size()), "expected values");
         return values(*t, *pes, rest);
       }
       if (name == ".fill") return fill_directive(*t, *pes, tokens, rest);
@@ -310,9 +311,11 @@ class Parser {
     }
     if (name == ".gpr") return gpr_directive(tokens);
     if (name == ".status") {
+      if (tokens.size() < 2) return fail(tokens[0].column + 7, "expected a flag name (NV DZ OF UF NX)");
       for (std::size_t i = 1; i < tokens.size(); ++i) {
         const auto f = model::flag_from_name(tokens[i].text);
         if (!f) return fail(tokens[i].column, "expected a flag name (NV DZ OF UF NX)");
+        if ((m_out.status & *f) != 0) return fail(tokens[i].column, tokens[i].text + " is already set");
         m_out.status |= *f;
       }
       return true;
@@ -630,6 +633,10 @@ class Parser {
       if (!v) return fail(tokens[3].column, "expected a 64-bit value");
       g.value = *v;
     }
+    // Set once: a second value for the same register is a mistake, not an update.
+    for (const GprInit& earlier : m_out.gprs)
+      if (earlier.selector == g.selector && (earlier.pes.bits() & g.pes.bits()) != 0)
+        return fail(tokens[2].column, reg + " is already set on a PE of " + who);
     m_out.gprs.push_back(g);
     return true;
   }

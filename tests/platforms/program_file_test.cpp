@@ -136,6 +136,14 @@ TEST_CASE("Values are separated by blanks or commas, in a .data line and a value
         "p.pto:2:11: error: " + gap + ":1:4: a comma with no value after it");
 }
 
+TEST_CASE("A directive that would set nothing, or set a GPR or flag again, is an error", "[program]") {
+  CHECK(parse_error(".tile T#1 S8 cols=4 valid=1x4\n.data T#1\n") == "p.pto:2:10: error: expected values");
+  CHECK(parse_error(".status\n") == "p.pto:1:8: error: expected a flag name (NV DZ OF UF NX)");
+  CHECK(parse_error(".status NV NX NV\n") == "p.pto:1:15: error: NV is already set");
+  CHECK(parse_error(".gpr PE1 r5 1\n.gpr all r5 2\n") == "p.pto:2:10: error: r5 is already set on a PE of all");
+  CHECK(parse_ok(".gpr PE1 r5 1\n.gpr PE2 r5 2\n.gpr all r6 3\n").gprs.size() == 3);
+}
+
 TEST_CASE("A .data line takes pe= before its values, which it applies to", "[program]") {
   const std::string tile = ".tile T#1 S8 cols=4 valid=1x3\n";
   CHECK(parse_error(tile + ".data T#1 1 2 3 pe=PE0 4 5 6\n") == "p.pto:2:17: error: pe= comes before the values");
