@@ -252,14 +252,16 @@ class Parser {
     return std::nullopt;
   }
 
-  bool append_value(ProgramTile& t, model::PeMask pes, std::uint64_t value, int column) {
+  /// Appends `value` to the fragments of `pes`; `where` goes before a problem's text (a value
+  /// file's file:line:column).
+  bool append_value(ProgramTile& t, model::PeMask pes, std::uint64_t value, int column, const std::string& where = "") {
     const std::size_t index = static_cast<std::size_t>(&t - m_out.tiles.data());
     Fill& fill = m_fill[index];
     const std::uint64_t valid = std::uint64_t{t.desc.valid_rows} * t.desc.valid_cols;
     for (int pe = 0; pe < model::kPeCount; ++pe) {
       if (!pes.has(pe)) continue;
       if (fill.count[pe] >= valid)
-        return fail(column, t.ref.name() + " already has its " + std::to_string(valid) + " valid values on PE" +
+        return fail(column, where + t.ref.name() + " already has its " + std::to_string(valid) + " valid values on PE" +
                                 std::to_string(pe));
       const std::uint64_t r = fill.count[pe] / t.desc.valid_cols, c = fill.count[pe] % t.desc.valid_cols;
       t.data[pe][r * t.desc.cols + c] = value;
@@ -467,7 +469,7 @@ class Parser {
         std::string problem;
         const auto bits = element_value(t.desc.dtype, text.substr(i, end - i), problem);
         if (!bits) return fail(rest[0].column, at(i) + problem);
-        if (!append_value(t, pes, *bits, rest[0].column)) return false;
+        if (!append_value(t, pes, *bits, rest[0].column, at(i))) return false;
         i = end;
       }
       return true;

@@ -94,6 +94,10 @@ TEST_CASE("Text and raw value files", "[program]") {
   const std::string bad = ptosim::test::write_file("bad_values.txt", "1 2\n\t3  x\n");
   CHECK(parse_error(".tile T#1 U16 cols=2 valid=2x2\n.file T#1 " + bad + "\n") ==
         "p.pto:2:11: error: " + bad + ":2:5: 'x' is not a U16 value (range [0, 65535])");
+  // So is a value past the valid region.
+  const std::string long_file = ptosim::test::write_file("long_values.txt", "1 2\n3 4\n5\n");
+  CHECK(parse_error(".tile T#1 U16 cols=2 valid=2x2\n.file T#1 " + long_file + "\n") ==
+        "p.pto:2:11: error: " + long_file + ":3:1: T#1 already has its 4 valid values on PE0");
   const std::string bin = ptosim::test::scratch("values.bin");
   std::ofstream raw(bin, std::ios::binary);
   for (int i = 0; i < 128; ++i) raw.put(static_cast<char>(i));
