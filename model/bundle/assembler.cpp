@@ -273,6 +273,11 @@ class LineParser {
         return true;
       }
     }
+    // .tile, .data and the other program-file directives are read by ptosim run, before assembly.
+    if (!w.empty() && w[0] == '.')
+      return fail(m.column, "unknown directive '" + std::string(m.text) +
+                                "' (assembly takes .word only; .tile, .data and the like belong to a program file "
+                                "for ptosim run)");
     return fail(m.column, "unknown mnemonic '" + std::string(m.text) + "'");
   }
 

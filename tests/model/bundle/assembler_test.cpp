@@ -179,6 +179,7 @@ TEST_CASE("assembler errors carry line:column and say what was expected", "[bund
       {"B.IOT S3, mask=1111", 1, 7, "S3 is a Shared tile; bind it with B.IOS"},
       {"B.IOT mask=1111, T#1", 1, 18, "source tiles come before mask="},
       {"B.IOT mask=1111, last", 1, 7, "B.IOT needs a source tile or a destination"},
+      {".tile T#1 S8 valid=1x1", 1, 1, "unknown directive '.tile' (assembly takes .word only; .tile, .data and the like belong to a program file for ptosim run)"},
       {"B.IOT T#1, last", 1, 12, "B.IOT needs mask=<PE0..PE3 bits> before last"},
       {"B.IOT T#1, ->T<1>", 1, 12, "B.IOT needs mask=<PE0..PE3 bits> before the destination"},
       {"B.IOT T#1, T#2, T#3, mask=1111", 1, 17, "at most two source tiles"},
