@@ -158,7 +158,16 @@ bool is_run_option(const std::string& arg) {
 }
 
 bool parse_options(const Args& args, RunOptions& o, std::string& error) {
-  std::set<std::string> given;  // options that take one value; each may appear once (--set repeats)
+  std::set<std::string> given;  // every option may appear once (--set repeats)
+  // A flag: set once, as `config --list` is.
+  auto flag = [&](const std::string& a, bool& out) {
+    if (!given.insert(a).second) {
+      error = a + " given twice";
+      return false;
+    }
+    out = true;
+    return true;
+  };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const OptionWord word = option_word(args[i]);
     const std::string& a = word.name;
@@ -196,7 +205,7 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
       }
       o.allocation = *p;
     } else if (a == "--timing-only") {
-      o.timing_only = true;
+      if (!flag(a, o.timing_only)) return false;
     } else if (a == "--vcd") {
       if (!value(o.vcd)) return false;
     } else if (a == "--fst") {
@@ -222,9 +231,9 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
     } else if (a == "--stats") {
       if (!value(o.stats)) return false;
     } else if (a == "--hex") {
-      o.hex = true;
+      if (!flag(a, o.hex)) return false;
     } else if (a == "--quiet") {
-      o.quiet = true;
+      if (!flag(a, o.quiet)) return false;
     } else if (!a.empty() && a[0] == '-') {
       error = "unknown option '" + args[i] + "'";
       return false;

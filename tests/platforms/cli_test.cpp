@@ -426,6 +426,11 @@ TEST_CASE("ptosim run: options given once, outputs distinct from inputs and each
   const Outcome twice = run("run " + prog + " --vcd " + vcd + " --vcd " + scratch("other.vcd"));
   CHECK(twice.status == 2);
   CHECK(twice.err.find("--vcd given twice") != std::string::npos);
+  for (const char* flag : {"--quiet", "--hex", "--timing-only"}) {
+    const Outcome repeated = run("run " + prog + " " + flag + " " + flag);
+    CHECK(repeated.status == 2);
+    CHECK(repeated.err.find(std::string(flag) + " given twice") != std::string::npos);
+  }
   const Outcome empty = run("run " + prog + " --stats ''");
   CHECK(empty.status == 2);
   CHECK(empty.err.find("--stats needs a value") != std::string::npos);
