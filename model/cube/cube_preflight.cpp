@@ -650,7 +650,7 @@ class CubePreflight {
                    "D (" + shape(a.m, a.n) + " " + data_type_name(a.out_dtype) + ", " +
                        std::to_string(d.desc.capacity_bytes) + " B): " + std::string(problem->rule) +
                        (problem->part == DescriptorProblem::Part::Capacity
-                            ? size_code_hint(a.out_dtype, 0, 0, d.desc.storage_bytes())
+                            ? size_code_hint(d.desc.capacity_bytes, a.out_dtype, 0, 0, d.desc.storage_bytes())
                             : ""));
     d.desc_checked = true;
     m_plan.dests.push_back(d);
@@ -682,7 +682,8 @@ class CubePreflight {
       return fault(FaultCode::TileAllocation, std::string(role) + ": TSize " + std::to_string(d.desc.capacity_bytes) +
                                                   " B cannot hold " + shape(m_args.m, cols) + " " +
                                                   data_type_name(d.desc.dtype) + " with " + std::to_string(cols) +
-                                                  " physical columns" + size_code_hint(d.desc.dtype, cols, m_args.m));
+                                                  " physical columns" +
+                                                  size_code_hint(d.desc.capacity_bytes, d.desc.dtype, cols, m_args.m));
     d.desc.rows = *rows;
     m_plan.dests.push_back(d);
     return std::nullopt;

@@ -122,7 +122,7 @@ Result<DestOperand> Preflight::destination(DataType t, std::uint32_t valid_rows,
   };
   const auto rows = derived_rows(t, capacity, cols);
   if (!rows) {
-    const std::string hint = size_code_hint(t, cols, valid_rows);
+    const std::string hint = size_code_hint(capacity, t, cols, valid_rows);
     return allocation("TSize " + std::to_string(capacity) + " B cannot hold the " + shape() +
                       (hint.empty() ? " (Col must be a power of two whose rows divide the TSize, at most 65535 rows)"
                                     : hint));
@@ -131,7 +131,7 @@ Result<DestOperand> Preflight::destination(DataType t, std::uint32_t valid_rows,
     return allocation("destination ValidCol " + std::to_string(valid_cols) + " exceeds its Col " + std::to_string(cols));
   if (valid_rows > *rows)
     return allocation("TSize " + std::to_string(capacity) + " B gives " + std::to_string(*rows) +
-                      " rows; too small for the " + shape() + size_code_hint(t, cols, valid_rows));
+                      " rows; too small for the " + shape() + size_code_hint(capacity, t, cols, valid_rows));
   DestOperand d;
   d.hand = io.destination_hand;
   d.desc.dtype = t;

@@ -43,10 +43,16 @@ std::optional<Location> location_from_name(std::string_view name) {
 
 const char* location_names() { return "Vector, Matrix, Memory, Any"; }
 
-std::string size_code_hint(DataType t, std::uint32_t cols, std::uint32_t valid_rows, std::uint64_t bytes) {
+std::string size_code_hint(std::uint32_t capacity, DataType t, std::uint32_t cols, std::uint32_t valid_rows,
+                           std::uint64_t bytes) {
+  const auto holds = [&](std::uint32_t size) {
+    return cols == 0 ? size >= bytes : derived_rows(t, size, cols).value_or(0) >= valid_rows;
+  };
+  if (holds(capacity)) return "";  // the size is not what is wrong
   for (unsigned code = 1; code <= 10; ++code) {
     const std::uint32_t size = size_code_bytes(code);
-    if (cols == 0 ? size >= bytes : derived_rows(t, size, cols).value_or(0) >= valid_rows)
+    if (size <= capacity) continue;
+    if (holds(size))
       return " (needs SizeCode " + std::to_string(code) + ", " + std::to_string(size) + " B)";
   }
   return "";

@@ -35,10 +35,12 @@ constexpr std::uint32_t size_code_bytes(unsigned code) { return 128U << (code - 
 /// input tile may be any size the state model holds).
 constexpr std::uint32_t kMaxTileBytes = size_code_bytes(12);
 
-/// What a destination binding would need, for fault texts: " (needs SizeCode k, N B)" for the
-/// smallest B.IOT SizeCode (1..10) whose TSize holds `valid_rows` rows of `cols` elements of `t`
-/// (ordinary layouts), or holds `bytes` when `cols` is 0; "" when none does.
-std::string size_code_hint(DataType t, std::uint32_t cols, std::uint32_t valid_rows, std::uint64_t bytes = 0);
+/// What a destination binding of TSize `capacity` too small for its shape would need, for fault
+/// texts: " (needs SizeCode k, N B)" for the smallest larger B.IOT SizeCode (up to 10) whose TSize
+/// holds `valid_rows` rows of `cols` elements of `t` (ordinary layouts), or holds `bytes` when
+/// `cols` is 0; "" when none does (a larger size would not help).
+std::string size_code_hint(std::uint32_t capacity, DataType t, std::uint32_t cols, std::uint32_t valid_rows,
+                           std::uint64_t bytes = 0);
 
 struct TileDescriptor {
   DataType dtype = DataType::FP32;

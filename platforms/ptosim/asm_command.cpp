@@ -97,7 +97,7 @@ void report_errors(const std::string& prefix, const std::vector<std::string>& er
   for (std::size_t i = 0; i < errors.size() && i < kShownErrors; ++i)
     std::cerr << shown_text(prefix) << shown_text(errors[i]) << "\n";
   if (errors.size() > kShownErrors)
-    std::cerr << prefix << "... and " << errors.size() - kShownErrors << " more error"
+    std::cerr << shown_text(prefix) << "... and " << errors.size() - kShownErrors << " more error"
               << (errors.size() == kShownErrors + 1 ? "" : "s") << "\n";
 }
 

@@ -58,13 +58,15 @@ TEST_CASE("Register names: T#1 is Local 0, N#16 is 63, S names are absolute", "[
   CHECK(TileRef::local(63) < TileRef::shared(0));
 }
 
-TEST_CASE("A destination's SizeCode hint names the smallest B.IOT size that holds it", "[state]") {
-  CHECK(size_code_hint(DataType::FP32, 64, 1) == " (needs SizeCode 2, 256 B)");      // one 256-byte row
-  CHECK(size_code_hint(DataType::FP32, 64, 64) == " (needs SizeCode 8, 16384 B)");
-  CHECK(size_code_hint(DataType::U4X2, 2, 1) == " (needs SizeCode 1, 128 B)");
-  CHECK(size_code_hint(DataType::FP32, 0, 0, 1024) == " (needs SizeCode 4, 1024 B)");  // by bytes (CUBE CELLs)
-  CHECK(size_code_hint(DataType::FP32, 3, 1) == "");                                    // Col not a power of two
-  CHECK(size_code_hint(DataType::FP32, 64, 1024) == "");                                // beyond SizeCode 10
+TEST_CASE("A destination's SizeCode hint names the smallest larger B.IOT size that holds it", "[state]") {
+  CHECK(size_code_hint(128, DataType::FP32, 64, 1) == " (needs SizeCode 2, 256 B)");  // one 256-byte row
+  CHECK(size_code_hint(128, DataType::FP32, 64, 64) == " (needs SizeCode 8, 16384 B)");
+  CHECK(size_code_hint(4096, DataType::FP32, 64, 64) == " (needs SizeCode 8, 16384 B)");
+  CHECK(size_code_hint(256, DataType::FP32, 0, 0, 1024) == " (needs SizeCode 4, 1024 B)");  // by bytes (CUBE CELLs)
+  CHECK(size_code_hint(128, DataType::FP32, 3, 1) == "");          // Col not a power of two
+  CHECK(size_code_hint(128, DataType::FP32, 64, 1024) == "");      // beyond SizeCode 10
+  CHECK(size_code_hint(65536, DataType::S8, 1, 2) == "");          // too many rows: larger would not help
+  CHECK(size_code_hint(16384, DataType::FP32, 64, 1) == "");       // it fits already: no hint
 }
 
 TEST_CASE("Derived rows follow TSize*8/(Col*bits) and reject unrepresentable shapes", "[state]") {
