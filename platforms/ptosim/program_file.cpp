@@ -35,11 +35,12 @@ struct Token {
 /// Blanks and commas separate a line's tokens (and a value file's values).
 bool separates(char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; }
 
-/// Where a comma after the first token separates nothing in `text` (0-based): one with no token
-/// after it before another comma or the end (or a ';' comment). Values are never skipped
-/// silently, so "1,,2" and "1, 2," are errors (separators before the first token are leading blanks).
-std::optional<std::size_t> empty_field(std::string_view text) {
-  bool token_before = false;
+/// Where a comma separates nothing in `text` (0-based): one with no token after it before another
+/// comma or the end (or a ';' comment), or, unless `leading_ok`, one before the first token. Values
+/// are never skipped silently, so "1,,2" and "1, 2," are errors (a directive line may start with
+/// separators, which are its leading blanks).
+std::optional<std::size_t> empty_field(std::string_view text, bool leading_ok) {
+  bool token_before = !leading_ok;
   std::optional<std::size_t> open;  // a comma still waiting for its next token
   for (std::size_t i = 0; i < text.size() && text[i] != ';'; ++i) {
     if (text[i] == ',') {
@@ -69,12 +70,16 @@ std::vector<Token> tokenize(const std::string& line) {
   return tokens;
 }
 
-/// Whether tokenize(line) would start with a directive (a token beginning with '.'); assembly lines,
-/// nearly all of a large program, pass on untokenized.
+/// Whether tokenize(line) would start with a directive (a token beginning with '.', but .word,
+/// which is assembly); assembly lines, nearly all of a large program, pass on untokenized.
 bool starts_directive(std::string_view line) {
-  for (const char c : line) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
     if (c == ';') return false;
-    if (!separates(c)) return c == '.';
+    if (separates(c)) continue;
+    if (c != '.') return false;
+    const std::string_view word = line.substr(i, 5);
+    return !(model::iequal(word, ".word") && (line.size() == i + 5 || separates(line[i + 5]) || line[i + 5] == ';'));
   }
   return false;
 }
@@ -160,7 +165,7 @@ class Parser {
       start = end + 1;
       ++m_line;
       if (starts_directive(line)) {
-        if (const auto comma = empty_field(line)) {
+        if (const auto comma = empty_field(line, true)) {
           fail(static_cast<int>(*comma) + 1, "a comma with no value after it");
           error = m_error;
           return false;
@@ -392,8 +397,12 @@ class Parser {
     const auto vr = x == std::string::npos ? std::nullopt : model::parse_unsigned(v.text.substr(0, x));
     const auto vc = x == std::string::npos ? std::nullopt : model::parse_unsigned(v.text.substr(x + 1));
     if (!vr || !vc) return fail(v.column, "valid: expected ROWSxCOLS, e.g. valid=4x8");
-    // Ordinary layouts default to as many physical columns as valid ones (CUBE layouts derive theirs).
-    if (!cols && !model::is_cube_layout(layout)) cols = *vc;
+    // Ordinary layouts default to the smallest power of two of physical columns holding the valid
+    // ones (CUBE layouts derive theirs).
+    if (!cols && !model::is_cube_layout(layout)) {
+      cols = 1;
+      while (*cols < *vc && *cols <= model::kMaxDimension) *cols <<= 1;
+    }
     // Default capacity: the smallest power of two (>= 128 B) holding the physical shape.
     std::uint64_t capacity = 0;
     if (opts.count("capacity")) {
@@ -446,7 +455,7 @@ class Parser {
       auto at = [&](std::size_t i) {
         return path + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) + ": ";
       };
-      if (const auto comma = empty_field(text)) {
+      if (const auto comma = empty_field(text, false)) {
         for (std::size_t i = 0; i < *comma; ++i) {
           if (text[i] != '\n') continue;
           ++line;
@@ -454,6 +463,7 @@ class Parser {
         }
         return fail(rest[0].column, at(*comma) + "a comma with no value after it");
       }
+      bool any = false;
       for (std::size_t i = 0; i < text.size();) {
         if (text[i] == '\n') {
           ++line;
@@ -470,8 +480,10 @@ class Parser {
         const auto bits = element_value(t.desc.dtype, text.substr(i, end - i), problem);
         if (!bits) return fail(rest[0].column, at(i) + problem);
         if (!append_value(t, pes, *bits, rest[0].column, at(i))) return false;
+        any = true;
         i = end;
       }
+      if (!any) return fail(rest[0].column, path + ": no values");
       return true;
     }
     // Raw: the fragment's storage bytes, little-endian lanes in layout order; all of it defined.
@@ -637,8 +649,9 @@ class Parser {
     }
     // Set once: a second value for the same register is a mistake, not an update.
     for (const GprInit& earlier : m_out.gprs)
-      if (earlier.selector == g.selector && (earlier.pes.bits() & g.pes.bits()) != 0)
-        return fail(tokens[2].column, reg + " is already set on a PE of " + who);
+      for (int pe = 0; pe < model::kPeCount; ++pe)
+        if (earlier.selector == g.selector && earlier.pes.has(pe) && g.pes.has(pe))
+          return fail(tokens[2].column, reg + " is already set on PE" + std::to_string(pe));
     m_out.gprs.push_back(g);
     return true;
   }

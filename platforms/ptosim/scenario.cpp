@@ -197,7 +197,6 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
       if (!loc) return where + ".location: unknown location '" + location + "' (" + model::location_names() + ")";
       const auto pm = model::PeMask::parse(mask);
       if (!pm) return where + ".pe_mask: expected four 0/1 characters, PE0 first";
-      if (pm->empty()) return where + ".pe_mask: 0000 names no PE; an input tile needs one to hold it";
       std::optional<std::uint64_t> capacity, cols, rows, vr, vc;
       for (auto [key, dst] : {std::pair{"capacity", &capacity}, {"cols", &cols}, {"rows", &rows},
                               {"valid_rows", &vr}, {"valid_cols", &vc}})
@@ -277,6 +276,7 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
     for (const Json& f : s) {
       const auto flag = f.is_string() ? model::flag_from_name(f.get<std::string>()) : std::nullopt;
       if (!flag) return "status: unknown flag " + f.dump() + " (NV DZ OF UF NX)";
+      if ((out.status & *flag) != 0) return "status: " + f.get<std::string>() + " given twice";
       out.status |= *flag;
     }
   }

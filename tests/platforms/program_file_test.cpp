@@ -49,12 +49,21 @@ TEST_CASE("Directive lines are blanked so assembly line numbers stay true", "[pr
   CHECK(q.dumps.size() == 1);
 }
 
-TEST_CASE("A .tile without cols has as many physical columns as valid ones", "[program]") {
+TEST_CASE("A .tile without cols has the smallest power of two of physical columns holding the valid ones", "[program]") {
   const ProgramFile p = parse_ok(".tile T#1 FP32 valid=4x8\n");
   REQUIRE(p.tiles.size() == 1);
   CHECK(p.tiles[0].desc.cols == 8);
   CHECK(p.tiles[0].desc.capacity_bytes == 128);
   CHECK(p.tiles[0].desc.rows == 4);
+  const ProgramFile q = parse_ok(".tile T#1 S8 valid=2x3\n");
+  CHECK(q.tiles[0].desc.cols == 4);
+  CHECK(q.tiles[0].desc.valid_cols == 3);
+}
+
+TEST_CASE("A .word line in a program file is assembly, not a directive", "[program]") {
+  const ProgramFile p = parse_ok(".tile T#1 S8 valid=1x1\n  .word 0x0c019181 ; BSTART\n.WORD 0x1\n");
+  CHECK(p.assembly == "\n  .word 0x0c019181 ; BSTART\n.WORD 0x1\n");
+  CHECK(parse_error(".words 1\n").find("unknown directive '.words'") != std::string::npos);
 }
 
 TEST_CASE("A .tile without capacity gets the smallest power of two holding its storage, CELLs for CUBE layouts", "[program]") {
@@ -135,6 +144,10 @@ TEST_CASE("Values are separated by blanks or commas, in a .data line and a value
   // A comma with no value after it is an error where it stands, not an empty value skipped.
   CHECK(parse_error(tile + ".data T#1 1,,2,3,4\n") == "p.pto:2:12: error: a comma with no value after it");
   CHECK(parse_error(tile + ".data T#1 1,2,3,4, ; end\n") == "p.pto:2:18: error: a comma with no value after it");
+  const std::string lead = ptosim::test::write_file("lead.csv", ",,1,2,3,4\n");
+  CHECK(parse_error(tile + ".file T#1 " + lead + "\n") == "p.pto:2:11: error: " + lead + ":1:1: a comma with no value after it");
+  const std::string none = ptosim::test::write_file("none.csv", " \n");
+  CHECK(parse_error(tile + ".file T#1 " + none + "\n") == "p.pto:2:11: error: " + none + ": no values");
   const std::string gap = ptosim::test::write_file("gap.csv", "1,2,\n, 3, 4\n");
   CHECK(parse_error(tile + ".file T#1 " + gap + "\n") ==
         "p.pto:2:11: error: " + gap + ":1:4: a comma with no value after it");
@@ -144,7 +157,7 @@ TEST_CASE("A directive that would set nothing, or set a GPR or flag again, is an
   CHECK(parse_error(".tile T#1 S8 cols=4 valid=1x4\n.data T#1\n") == "p.pto:2:10: error: expected values");
   CHECK(parse_error(".status\n") == "p.pto:1:8: error: expected a flag name (NV DZ OF UF NX)");
   CHECK(parse_error(".status NV NX NV\n") == "p.pto:1:15: error: NV is already set");
-  CHECK(parse_error(".gpr PE1 r5 1\n.gpr all r5 2\n") == "p.pto:2:10: error: r5 is already set on a PE of all");
+  CHECK(parse_error(".gpr PE1 r5 1\n.gpr all r5 2\n") == "p.pto:2:10: error: r5 is already set on PE1");
   CHECK(parse_ok(".gpr PE1 r5 1\n.gpr PE2 r5 2\n.gpr all r6 3\n").gprs.size() == 3);
 }
 
