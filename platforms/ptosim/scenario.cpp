@@ -276,7 +276,6 @@ std::string parse_scenario(const Json& doc, Scenario& out) {
     for (const Json& f : s) {
       const auto flag = f.is_string() ? model::flag_from_name(f.get<std::string>()) : std::nullopt;
       if (!flag) return "status: unknown flag " + f.dump() + " (NV DZ OF UF NX)";
-      if ((out.status & *flag) != 0) return "status: " + f.get<std::string>() + " given twice";
       out.status |= *flag;
     }
   }
