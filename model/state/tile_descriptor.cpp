@@ -5,6 +5,7 @@
 
 #include <array>
 #include <iterator>
+#include <string>
 #include <string_view>
 
 namespace ptosim::model {
@@ -31,7 +32,19 @@ std::optional<Layout> layout_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-const char* layout_names() { return "RowMajor, ColumnMajor, ZN, NZ, CUBE_M16, CUBE_M32, CUBE_N8"; }
+namespace {
+template <std::size_t N>
+std::string joined(const char* const (&names)[N]) {
+  std::string text;
+  for (const char* name : names) text += (text.empty() ? "" : ", ") + std::string(name);
+  return text;
+}
+}  // namespace
+
+const char* layout_names() {
+  static const std::string names = joined(kLayoutNames);
+  return names.c_str();
+}
 
 const char* location_name(Location l) { return kLocationNames[static_cast<int>(l)]; }
 
@@ -41,7 +54,10 @@ std::optional<Location> location_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-const char* location_names() { return "Vector, Matrix, Memory, Any"; }
+const char* location_names() {
+  static const std::string names = joined(kLocationNames);
+  return names.c_str();
+}
 
 std::string size_code_hint(std::uint32_t capacity, DataType t, std::uint32_t cols, std::uint32_t valid_rows,
                            std::uint64_t bytes) {

@@ -33,6 +33,10 @@ int main(int argc, char** argv) {
   if (command == "asm") return asm_command(args);
   if (command == "disasm") return disasm_command(args);
   if (command == "--version") {
+    if (argc > 2) {
+      std::cerr << "ptosim --version takes no arguments\n";
+      return 2;
+    }
     std::cout << "ptosim " << ptosim_version() << "\n";
     return 0;
   }

@@ -98,6 +98,9 @@ std::string make_input_descriptor(InputFields fields, bool shared, model::DataTy
       const std::uint64_t row_bits = *cols * model::element_bits(dtype), bits = capacity * 8;
       const std::string rows_of = " rows of " + std::to_string(*cols) + " " + model::data_type_name(dtype) + " elements";
       if ((*cols & (*cols - 1)) != 0) return "cols: " + std::to_string(*cols) + " is not a power of two";
+      if (bits < row_bits)
+        return "capacity/cols: capacity " + std::to_string(capacity) + " B is less than one row of " +
+               std::to_string(*cols) + " " + model::data_type_name(dtype) + " elements";
       if (bits % row_bits != 0)
         return "capacity/cols: capacity " + std::to_string(capacity) + " B does not divide into" + rows_of;
       return "capacity/cols: capacity " + std::to_string(capacity) + " B in" + rows_of + " gives " +

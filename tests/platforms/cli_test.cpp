@@ -414,6 +414,7 @@ TEST_CASE("ptosim --version names the version, which the statistics record", "[c
   const Outcome v = run("--version");
   CHECK(v.status == 0);
   REQUIRE(v.out.rfind("ptosim 0.", 0) == 0);
+  CHECK(run("--version now").status == 2);
   const std::string version = v.out.substr(7, v.out.size() - 8);  // without "ptosim " and the newline
   const std::string stats = scratch("version.json");
   REQUIRE(run("run " + std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto --quiet --stats " + stats).status == 0);

@@ -83,7 +83,10 @@ TEST_CASE("Scenario errors name the field", "[scenario]") {
                      "valid_rows": 1, "valid_cols": 1 } ] })") == "tiles[0].cols: 3 is not a power of two");
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "FP64", "capacity": 128, "cols": 32,
                      "valid_rows": 1, "valid_cols": 1 } ] })") ==
-        "tiles[0].capacity/cols: capacity 128 B does not divide into rows of 32 FP64 elements");
+        "tiles[0].capacity/cols: capacity 128 B is less than one row of 32 FP64 elements");
+  CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "FP32", "capacity": 300, "cols": 8,
+                     "valid_rows": 1, "valid_cols": 1 } ] })") ==
+        "tiles[0].capacity/cols: capacity 300 B does not divide into rows of 8 FP32 elements");
   CHECK(error_of(R"({ "program": "", "tiles": [ { "reg": "T#1", "dtype": "U8", "capacity": 65536, "cols": 1,
                      "valid_rows": 1, "valid_cols": 1 } ] })") ==
         "tiles[0].capacity/cols: capacity 65536 B in rows of 1 U8 elements gives 65536 rows, more than 65535");
