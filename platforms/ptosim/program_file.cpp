@@ -35,6 +35,12 @@ struct Token {
 /// Blanks and commas separate a line's tokens (and a value file's values).
 bool separates(char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; }
 
+/// `text` without the UTF-8 byte order mark some editors write first.
+std::string_view without_bom(std::string_view text) {
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  return text.substr(0, kBom.size()) == kBom ? text.substr(kBom.size()) : text;
+}
+
 /// Where a comma separates nothing in `text` (0-based): one with no token after it before another
 /// comma or the end (or a ';' comment), or, unless `leading_ok`, one before the first token. Values
 /// are never skipped silently, so "1,,2" and "1, 2," are errors (a directive line may start with
@@ -154,7 +160,8 @@ class Parser {
  public:
   Parser(std::string path, ProgramFile& out) : m_path(std::move(path)), m_out(out) { m_out.path = m_path; }
 
-  bool parse(std::string_view text, std::string& error) {
+  bool parse(std::string_view file_text, std::string& error) {
+    const std::string_view text = without_bom(file_text);
     // Lines as views of the text (no stream, no copy per line): a large program is nearly all
     // assembly lines, each copied once, into the assembly text.
     m_out.assembly.reserve(text.size() + 1);
@@ -450,7 +457,7 @@ class Parser {
     if (!raw) {
       // Values separated as on a .data line (blanks or commas, lines too); a problem is named by
       // its own line and column in the file.
-      const std::string_view text = *contents;
+      const std::string_view text = without_bom(*contents);
       std::size_t line = 1, line_start = 0;
       auto at = [&](std::size_t i) {
         return path + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) + ": ";

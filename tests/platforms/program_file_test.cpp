@@ -60,6 +60,16 @@ TEST_CASE("A .tile without cols has the smallest power of two of physical column
   CHECK(q.tiles[0].desc.valid_cols == 3);
 }
 
+TEST_CASE("A UTF-8 byte order mark before a program file or a value file is skipped", "[program]") {
+  const std::string values = ptosim::test::write_file("bom_values.txt", "\xEF\xBB\xBF" "1 2\n");
+  const ProgramFile p = parse_ok("\xEF\xBB\xBF.tile T#1 S8 valid=1x2\n.file T#1 " + values + "\n");
+  REQUIRE(p.tiles.size() == 1);
+  CHECK(p.tiles[0].data[0][1] == 2u);
+  CHECK(p.assembly == "\n\n");
+  // Columns count from after it, as an editor shows them.
+  CHECK(parse_error("\xEF\xBB\xBF.tile T#0 S8 valid=1x2\n").rfind("p.pto:1:7: error:", 0) == 0);
+}
+
 TEST_CASE("A .word line in a program file is assembly, not a directive", "[program]") {
   const ProgramFile p = parse_ok(".tile T#1 S8 valid=1x1\n  .word 0x0c019181 ; BSTART\n.WORD 0x1\n");
   CHECK(p.assembly == "\n  .word 0x0c019181 ; BSTART\n.WORD 0x1\n");
