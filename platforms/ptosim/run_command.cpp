@@ -159,12 +159,14 @@ bool is_run_option(const std::string& arg) {
 
 bool parse_options(const Args& args, RunOptions& o, std::string& error) {
   std::set<std::string> given;  // every option may appear once (--set repeats)
+  auto once = [&](const std::string& a) {
+    if (given.insert(a).second) return true;
+    error = a + " given twice";
+    return false;
+  };
   // A flag: set once, as `config --list` is.
   auto flag = [&](const std::string& a, bool& out) {
-    if (!given.insert(a).second) {
-      error = a + " given twice";
-      return false;
-    }
+    if (!once(a)) return false;
     out = true;
     return true;
   };
@@ -178,10 +180,7 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
                 (next && i + 1 < args.size() && !args[i + 1].empty() ? ", not the option " + args[i + 1] : "");
         return false;
       }
-      if (a != "--set" && !given.insert(a).second) {
-        error = a + " given twice";
-        return false;
-      }
+      if (a != "--set" && !once(a)) return false;
       out = next ? args[++i] : *word.value;
       return true;
     };

@@ -96,15 +96,13 @@ std::string make_input_descriptor(InputFields fields, bool shared, model::DataTy
     const auto derived = model::derived_rows(dtype, out.capacity_bytes, out.cols);
     if (!derived) {
       const std::uint64_t row_bits = *cols * model::element_bits(dtype), bits = capacity * 8;
-      const std::string rows_of = " rows of " + std::to_string(*cols) + " " + model::data_type_name(dtype) + " elements";
       if ((*cols & (*cols - 1)) != 0) return "cols: " + std::to_string(*cols) + " is not a power of two";
-      if (bits < row_bits)
-        return "capacity/cols: capacity " + std::to_string(capacity) + " B is less than one row of " +
-               std::to_string(*cols) + " " + model::data_type_name(dtype) + " elements";
-      if (bits % row_bits != 0)
-        return "capacity/cols: capacity " + std::to_string(capacity) + " B does not divide into" + rows_of;
-      return "capacity/cols: capacity " + std::to_string(capacity) + " B in" + rows_of + " gives " +
-             std::to_string(bits / row_bits) + " rows, more than " + std::to_string(model::kMaxDimension);
+      const std::string size = "capacity/cols: capacity " + std::to_string(capacity) + " B ";
+      const std::string row = std::to_string(*cols) + " " + model::data_type_name(dtype) + " elements";
+      if (bits < row_bits) return size + "is less than one row of " + row;
+      if (bits % row_bits != 0) return size + "does not divide into rows of " + row;
+      return size + "in rows of " + row + " gives " + std::to_string(bits / row_bits) + " rows, more than " +
+             std::to_string(model::kMaxDimension);
     }
     if (rows && *rows != *derived)
       return "rows: " + std::to_string(*rows) + " does not match the rows derived from capacity, cols and type (" +
