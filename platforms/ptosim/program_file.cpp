@@ -523,20 +523,27 @@ class Parser {
     return true;
   }
 
-  /// A .random bound, |bound| < 2^63: an integer literal is read exactly into `integer` (through
-  /// a double, bounds near 2^63 would round onto it), any other finite decimal into `real` only.
-  bool random_bound(const std::string& key, const Token& token, double& real, std::optional<std::int64_t>& integer) {
+  /// A type's finite values as errors name them: "S8's range [-128, 127]".
+  static std::string type_range(model::DataType type) {
+    return std::string(model::data_type_name(type)) + "'s range [" + exact_text(type, model::numeric::lowest_finite(type)) +
+           ", " + exact_text(type, model::numeric::max_finite(type)) + "]";
+  }
+
+  /// A .random bound of a tile of `type`. Floating tiles take any finite decimal (bound_fits
+  /// checks the type's range). Other tiles draw 64-bit signed integers: an integer literal is read
+  /// exactly into `integer` (through a double, bounds near 2^63 would round onto it), any other
+  /// decimal into `real` only, and |bound| < 2^63.
+  bool random_bound(model::DataType type, const std::string& key, const Token& token, double& real,
+                    std::optional<std::int64_t>& integer) {
     const std::string& text = token.text;
+    const bool floating = model::is_float(type);
     std::string_view digits = text;
     if (digits.size() > 1 && digits[0] == '+' && model::ascii_digit(digits[1]))
       digits.remove_prefix(1);  // from_chars takes no '+'
     const char* last = digits.data() + digits.size();
     std::int64_t exact = 0;
     const auto [end, ec] = std::from_chars(digits.data(), last, exact);
-    const std::string out_of_range = key + ": " + text + " is out of range (|" + key + "| < 2^63)";
-    if (end == last && ec == std::errc::result_out_of_range) return fail(token.column, out_of_range);
-    if (end == last && ec == std::errc()) {
-      if (exact == std::numeric_limits<std::int64_t>::min()) return fail(token.column, out_of_range);
+    if (end == last && ec == std::errc() && exact != std::numeric_limits<std::int64_t>::min()) {
       integer = exact;
       real = static_cast<double>(exact);
       return true;
@@ -551,21 +558,24 @@ class Parser {
     if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || parsed_end != text.c_str() + text.size() ||
         std::isnan(real) || (std::isinf(real) && errno != ERANGE))
       return fail(token.column, key + ": expected a finite number, got '" + text + "'");
-    if (!(std::fabs(real) < 0x1p63)) return fail(token.column, out_of_range);  // 1e400 included (ERANGE)
     integer = std::nullopt;
-    return true;
+    if (floating ? std::isfinite(real) : std::fabs(real) < 0x1p63) return true;
+    // Beyond a double (1e400), or beyond the 64-bit draws: blame the type's range where the value
+    // is outside it too.
+    std::string problem;
+    if (floating || !element_value(type, text, problem))
+      return fail(token.column, key + ": " + text + " is outside " + type_range(type));
+    return fail(token.column, key + ": " + text + " is out of range: integers are drawn as 64-bit signed values (|" + key +
+                                  "| < 2^63)");
   }
 
   /// Fails unless `value`, bound `key` as drawn from (given, or its default), is a finite value of
   /// the tile's type, so that every draw is one.
   bool bound_fits(const ProgramTile& t, const std::map<std::string, Token>& opts, const std::string& key,
                   const std::string& value, int directive_column) {
-    const model::DataType type = t.desc.dtype;
     std::string problem;
-    if (element_value(type, value, problem)) return true;
-    const std::string range = std::string(model::data_type_name(type)) + "'s range [" +
-                              exact_text(type, model::numeric::lowest_finite(type)) + ", " +
-                              exact_text(type, model::numeric::max_finite(type)) + "]";
+    if (element_value(t.desc.dtype, value, problem)) return true;
+    const std::string range = type_range(t.desc.dtype);
     if (opts.count(key)) return fail(opts.at(key).column, key + ": " + opts.at(key).text + " is outside " + range);
     return fail(directive_column, "the default " + key + " " + value + " is outside " + range + ": give " + key + "=");
   }
@@ -582,8 +592,8 @@ class Parser {
     }
     double lo = floating ? -1.0 : 0.0, hi = floating ? 1.0 : 100.0;
     std::optional<std::int64_t> lo_exact = floating ? -1 : 0, hi_exact = floating ? 1 : 100;
-    if (opts.count("min") && !random_bound("min", opts.at("min"), lo, lo_exact)) return false;
-    if (opts.count("max") && !random_bound("max", opts.at("max"), hi, hi_exact)) return false;
+    if (opts.count("min") && !random_bound(t.desc.dtype, "min", opts.at("min"), lo, lo_exact)) return false;
+    if (opts.count("max") && !random_bound(t.desc.dtype, "max", opts.at("max"), hi, hi_exact)) return false;
     const bool ordered = lo_exact && hi_exact ? *lo_exact <= *hi_exact : lo <= hi;
     if (!ordered) return fail(tokens[0].column, ".random needs min <= max");
     std::mt19937_64 rng(seed);
@@ -613,6 +623,8 @@ class Parser {
         return fail(tokens[0].column, ".random: floats are drawn from [min, max), empty unless min < max");
       for (auto [key, value] : {std::pair{"min", lo}, {"max", hi}})
         if (!bound_fits(t, opts, key, std::string(text_of(value)), tokens[0].column)) return false;
+      if (!std::isfinite(hi - lo))  // uniform_real_distribution scales by it
+        return fail(tokens[0].column, ".random: max - min must be a finite binary64 value");
       std::uniform_real_distribution<double> real(lo, hi);  // [min, max)
       return draw([&] { return real(rng); });
     }

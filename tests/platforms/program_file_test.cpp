@@ -286,7 +286,7 @@ TEST_CASE("A regular file beyond the input limit is refused by its size, before 
   CHECK(after.ru_maxrss - before.ru_maxrss < 64 * 1024);  // KiB
 }
 
-TEST_CASE("Integer .random bounds are exact up to 2^63 - 1 in magnitude and must fit the tile's type", "[program]") {
+TEST_CASE(".random bounds: integers exact up to 2^63 - 1 in magnitude, every bound within the tile's type", "[program]") {
   // Every element of the valid region (one row of 8) is one of the two bounds.
   const auto drawn_from = [](const std::string& program, std::uint64_t low, std::uint64_t high) {
     const ProgramFile f = parse_ok(program);
@@ -302,12 +302,25 @@ TEST_CASE("Integer .random bounds are exact up to 2^63 - 1 in magnitude and must
   drawn_from(".tile T#1 U64 cols=8 valid=1x8\n.random T#1 min=+9223372036854775806 max=9223372036854775807\n",
              0x7FFFFFFFFFFFFFFEu, 0x7FFFFFFFFFFFFFFFu);
   parse_ok(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775807 max=9223372036854775807\n");
+  // Integers are drawn as 64-bit signed values; a bound beyond them names the type's range where
+  // it is outside that too.
   CHECK(parse_error(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 min=-9223372036854775808\n") ==
-        "p.pto:2:17: error: min: -9223372036854775808 is out of range (|min| < 2^63)");
+        "p.pto:2:17: error: min: -9223372036854775808 is out of range: integers are drawn as 64-bit signed values "
+        "(|min| < 2^63)");
+  CHECK(parse_error(".tile T#1 U64 cols=8 valid=1x8\n.random T#1 max=9223372036854775808\n") ==
+        "p.pto:2:17: error: max: 9223372036854775808 is out of range: integers are drawn as 64-bit signed values "
+        "(|max| < 2^63)");
   CHECK(parse_error(".tile T#1 S64 cols=8 valid=1x8\n.random T#1 max=9223372036854775808\n") ==
-        "p.pto:2:17: error: max: 9223372036854775808 is out of range (|max| < 2^63)");
-  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 max=1e400\n") ==
-        "p.pto:2:17: error: max: 1e400 is out of range (|max| < 2^63)");
+        "p.pto:2:17: error: max: 9223372036854775808 is outside S64's range [-9223372036854775808, "
+        "9223372036854775807]");
+  CHECK(parse_error(".tile T#1 S8 cols=8 valid=1x8\n.random T#1 min=1e20\n") ==
+        "p.pto:2:17: error: min: 1e20 is outside S8's range [-128, 127]");
+  // Floating bounds are any finite values of the type, and their difference a finite double.
+  CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 max=1e400\n")
+            .rfind("p.pto:2:17: error: max: 1e400 is outside FP32's range [", 0) == 0);
+  parse_ok(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 min=-1e20 max=1e30\n");
+  CHECK(parse_error(".tile T#1 FP64 cols=8 valid=1x8\n.random T#1 min=-1e308 max=1e308\n") ==
+        "p.pto:2:1: error: .random: max - min must be a finite binary64 value");
   CHECK(parse_error(".tile T#1 FP32 cols=8 valid=1x8\n.random T#1 max=inf\n") ==
         "p.pto:2:17: error: max: expected a finite number, got 'inf'");
   // Bounds outside the type would give draws that do not fit it, depending on the seed.
