@@ -42,14 +42,17 @@ std::string_view without_bom(std::string_view text) {
 }
 
 /// Where a comma separates nothing in `text` (0-based): one with no token after it before another
-/// comma or the end (or a ';' comment), or, unless `leading_ok`, one before the first token. Values
+/// comma or the end, or, unless `leading_ok`, one before the first token. A ';' comment runs to the
+/// line's end. Values
 /// are never skipped silently, so "1,,2" and "1, 2," are errors (a directive line may start with
 /// separators, which are its leading blanks).
 std::optional<std::size_t> empty_field(std::string_view text, bool leading_ok) {
   bool token_before = !leading_ok;
   std::optional<std::size_t> open;  // a comma still waiting for its next token
-  for (std::size_t i = 0; i < text.size() && text[i] != ';'; ++i) {
-    if (text[i] == ',') {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == ';') {
+      i = std::min(text.find('\n', i), text.size()) - 1;  // the line end, if any, is a blank
+    } else if (text[i] == ',') {
       if (open) return open;
       if (token_before) open = i;
     } else if (!std::isspace(static_cast<unsigned char>(text[i]))) {
@@ -455,7 +458,7 @@ class Parser {
     m_out.value_files.push_back(path);
     const bool raw = path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0;
     if (!raw) {
-      // Values separated as on a .data line (blanks or commas, lines too); a problem is named by
+      // Values separated as on a .data line (blanks or commas, lines too, and ; comments); a problem is named by
       // its own line and column in the file.
       const std::string_view text = without_bom(*contents);
       std::size_t line = 1, line_start = 0;
@@ -477,12 +480,16 @@ class Parser {
           line_start = ++i;
           continue;
         }
+        if (text[i] == ';') {  // a comment, to the line's end
+          i = std::min(text.find('\n', i), text.size());
+          continue;
+        }
         if (separates(text[i])) {
           ++i;
           continue;
         }
         std::size_t end = i;
-        while (end < text.size() && !separates(text[end])) ++end;
+        while (end < text.size() && !separates(text[end]) && text[end] != ';') ++end;
         std::string problem;
         const auto bits = element_value(t.desc.dtype, text.substr(i, end - i), problem);
         if (!bits) return fail(rest[0].column, at(i) + problem);

@@ -146,7 +146,7 @@ TEST_CASE(".tile errors name the option at fault", "[program]") {
   CHECK(p.tiles[0].desc.location == model::Location::Matrix);
 }
 
-TEST_CASE("Values are separated by blanks or commas, in a .data line and a value file alike, and never skipped", "[program]") {
+TEST_CASE("Values are separated by blanks or commas, with ; comments, in a .data line and a value file alike, and never skipped", "[program]") {
   const std::string tile = ".tile T#1 S8 cols=4 valid=1x4\n";
   CHECK(parse_ok(tile + ".data T#1 1, 2,3 4 ; four\n").tiles[0].data[0][3] == 4u);
   const std::string csv = ptosim::test::write_file("values.csv", "1,2,\n3, 4\n");
@@ -161,6 +161,15 @@ TEST_CASE("Values are separated by blanks or commas, in a .data line and a value
   const std::string gap = ptosim::test::write_file("gap.csv", "1,2,\n, 3, 4\n");
   CHECK(parse_error(tile + ".file T#1 " + gap + "\n") ==
         "p.pto:2:11: error: " + gap + ":1:4: a comma with no value after it");
+  // ';' starts a comment to the line's end, as in the program; commas in it are not separators.
+  const std::string noted = ptosim::test::write_file("noted.csv", "; x, y\n1, 2 ;,,\n3;4\n4\n");
+  const ProgramFile n = parse_ok(tile + ".file T#1 " + noted + "\n");
+  CHECK(n.tiles[0].data[0][2] == 3u);
+  CHECK(n.tiles[0].data[0][3] == 4u);
+  const std::string only = ptosim::test::write_file("only.csv", "; 1, 2, 3, 4\n");
+  CHECK(parse_error(tile + ".file T#1 " + only + "\n") == "p.pto:2:11: error: " + only + ": no values");
+  const std::string bad = ptosim::test::write_file("bad.csv", "; fine\n1, 2, x;3\n");
+  CHECK(parse_error(tile + ".file T#1 " + bad + "\n").find(bad + ":2:7: ") != std::string::npos);
 }
 
 TEST_CASE("A directive that would set nothing, or set a GPR or flag again, is an error", "[program]") {
