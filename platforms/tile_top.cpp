@@ -107,23 +107,45 @@ void TileTop::start_of_simulation() {
     if (!debug_port.write(p.address, p.bytes.data(), p.bytes.size()))
       SC_REPORT_ERROR(name(), "input payload outside the tile memories");
   m_pending.clear();
+  m_payloads_placed = true;
+}
+
+std::vector<std::uint8_t> TileTop::read_bytes(std::uint64_t address, std::uint64_t length) {
+  std::vector<std::uint8_t> bytes(length, 0);
+  if (m_payloads_placed) {
+    debug_port.read(address, bytes.data(), bytes.size());
+    return bytes;
+  }
+  // Before the simulation starts the memories are empty: the inputs wait to be placed (the last
+  // one loaded at an address is what will be there).
+  for (auto p = m_pending.rbegin(); p != m_pending.rend(); ++p) {
+    if (p->address != address) continue;
+    std::copy_n(p->bytes.begin(), std::min<std::size_t>(length, p->bytes.size()), bytes.begin());
+    break;
+  }
+  return bytes;
 }
 
 model::FragmentData TileTop::read_local(unsigned index, int pe) {
-  report_problem("read_local", model::TileState::fragment_problem(index, pe));
+  if (const auto problem = model::TileState::fragment_problem(index, pe)) {
+    report_problem("read_local", problem);
+    return {};  // should the report not throw
+  }
   const model::TileState& s = dispatcher.state();
   const model::LocalTile& t = s.local(index);
-  std::vector<std::uint8_t> bytes(t.desc.capacity_bytes, 0);
-  debug_port.read(am::fragment_address(model::TileRef::Space::Local, s.physical_index(index), pe), bytes.data(),
-                  bytes.size());
+  const std::vector<std::uint8_t> bytes =
+      read_bytes(am::fragment_address(model::TileRef::Space::Local, s.physical_index(index), pe), t.desc.capacity_bytes);
   return model::fetch_fragment(t.desc, bytes.data(), t.defined[pe]);
 }
 
 model::FragmentData TileTop::read_shared(unsigned index) {
-  report_problem("read_shared", model::TileState::index_problem(model::TileRef::Space::Shared, index));
+  if (const auto problem = model::TileState::index_problem(model::TileRef::Space::Shared, index)) {
+    report_problem("read_shared", problem);
+    return {};  // should the report not throw
+  }
   const model::SharedTile& t = dispatcher.state().shared(index);
-  std::vector<std::uint8_t> bytes(t.desc.capacity_bytes, 0);
-  debug_port.read(am::fragment_address(model::TileRef::Space::Shared, index, 0), bytes.data(), bytes.size());
+  const std::vector<std::uint8_t> bytes =
+      read_bytes(am::fragment_address(model::TileRef::Space::Shared, index, 0), t.desc.capacity_bytes);
   return model::fetch_fragment(t.desc, bytes.data(), t.defined);
 }
 
@@ -152,6 +174,16 @@ bool TileTop::parse_modules(const std::string& list, std::vector<std::string>& m
 }
 
 void TileTop::trace_to(traces::VcdRecorder& rec, const std::vector<std::string>& modules) {
+  // Each module reports to one recorder; a second declaration would leave the first's signals dead.
+  if (m_traced) {
+    SC_REPORT_ERROR(name(), "trace_to: the platform is traced already (once, before the recorder is opened)");
+    return;
+  }
+  if (rec.opened()) {
+    SC_REPORT_ERROR(name(), "trace_to: the recorder is open already: declare the signals before opening it");
+    return;
+  }
+  m_traced = true;
   const auto traced = [&](const char* module) { return std::find(modules.begin(), modules.end(), module) != modules.end(); };
   const std::string top = name();
   if (traced("dispatcher")) dispatcher.trace_to(rec, top + ".dispatcher");

@@ -50,8 +50,9 @@ class TileTop : public sc_core::sc_module {
   /// selector that does not exist).
   void set_gpr(int pe, unsigned selector, std::uint64_t value);
   void set_status(model::NumericFlags flags);
-  /// A Local fragment as the platform holds it (logical row-major, undefined elements as nullopt);
-  /// a register or PE that does not exist is an error.
+  /// A Local fragment as the platform holds it (logical row-major, undefined elements as nullopt),
+  /// before the simulation (the inputs loaded), during it or after; empty for a register that
+  /// holds no tile. A register or PE that does not exist is an error.
   model::FragmentData read_local(unsigned index, int pe);
   model::FragmentData read_shared(unsigned index);
 
@@ -60,7 +61,8 @@ class TileTop : public sc_core::sc_module {
   /// Reads a comma-separated list of those names (at least one) into `modules`; false with
   /// `error` naming the unknown one.
   static bool parse_modules(const std::string& list, std::vector<std::string>& modules, std::string& error);
-  /// Declares the traced signals of `modules` (names from traceable_modules()).
+  /// Declares the traced signals of `modules` (names from traceable_modules()): once, before `rec`
+  /// is opened (an error otherwise).
   void trace_to(traces::VcdRecorder& rec, const std::vector<std::string>& modules = traceable_modules());
 
  private:
@@ -74,6 +76,11 @@ class TileTop : public sc_core::sc_module {
     std::vector<std::uint8_t> bytes;
   };
   std::vector<PendingPayload> m_pending;
+  bool m_payloads_placed = false;  ///< the pending payloads are in the tile memories
+  bool m_traced = false;
+  /// `length` bytes at `address` in the tile memories, or, before the payloads are placed there,
+  /// in the one pending for that address (zeros elsewhere).
+  std::vector<std::uint8_t> read_bytes(std::uint64_t address, std::uint64_t length);
 };
 
 }  // namespace ptosim::platforms

@@ -51,6 +51,8 @@ class VcdRecorder {
   /// if the thread cannot be started); see VcdWriter::open. Once only (std::logic_error after).
   bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
             std::uint64_t window_end_ps);
+  /// Whether open() was called (declarations are over).
+  bool opened() const { return m_opened; }
   /// Where the trace's time window opens (0 without one): a viewer starts there.
   std::uint64_t window_begin_ps() const { return m_writer.window_begin_ps(); }  // set once, before any thread
   /// The reports, as VcdWriter's functions of the same names take them.

@@ -5,10 +5,7 @@
 // the program's text, for timing `ptosim run` on it end to end.
 // One simulation per process (SystemC elaborates once); scripts/bench.sh runs the combinations
 // and prints the ratios.
-//
-// usage: ptosim_bench_platform (PROGRAM.pto | --workload gemm:N | --workload sfu128:N)
-//                              [--mode platform|timing-only|functional|load|text] [--vcd FILE [--trace-modules LIST]]
-//                              [--set KEY=VALUE]...
+// Usage: kUsage below (--help).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -31,10 +28,20 @@ namespace {
 using namespace ptosim;
 using Clock = std::chrono::steady_clock;
 
+const char* const kUsage =
+    "usage: ptosim_bench_platform (PROGRAM.pto | --workload gemm:N | --workload sfu128:N)\n"
+    "                             [--mode platform|timing-only|functional|load|text] [--vcd FILE [--trace-modules LIST]]\n"
+    "                             [--set KEY=VALUE]...\n"
+    "Prints the simulated cycles and bundles per wall-clock second (see docs/performance.md). A named\n"
+    "workload runs under --allocation queue:2, a program file under queue:16 (ptosim run's default).\n";
+
+// What a workload's text says first: the allocation it runs under here, which ptosim run needs too.
+const char* const kWorkloadHeader = "; a workload of ptosim_bench_platform: run it with --allocation queue:2, as the bench does\n";
+
 // N chained TMATMUL.ACC steps of 128 x 256 x 64 (32 rows on each PE), FP16 -> FP32.
 std::string gemm_workload(int n) {
   std::ostringstream p;
-  p << ".tile T#1 FP16 valid=32x256 layout=CUBE_M32 location=Matrix capacity=16KiB\n.random T#1 seed=1\n"
+  p << kWorkloadHeader << ".tile T#1 FP16 valid=32x256 layout=CUBE_M32 location=Matrix capacity=16KiB\n.random T#1 seed=1\n"
        ".tile U#1 FP16 valid=256x64 layout=CUBE_N8 location=Matrix capacity=32KiB\n.random U#1 seed=2\n";
   const char* dims = "B.FPATR\nB.DIM zero, 32, ->LB0\nB.DIM zero, 64, ->LB1\nB.DIM zero, 256, ->LB2\n";
   p << "BSTART.TMATMUL FP16\n" << dims << "B.IOT T#1, U#1, mask=1111, last, ->M<8KiB>\nBSTOP\n";
@@ -46,7 +53,7 @@ std::string gemm_workload(int n) {
 // N rounds of TROWSUM, TCOLSUM and TROWEXPANDMUL over a 128 x 128 FP32 tile (64 KiB per PE).
 std::string sfu_workload(int n) {
   std::ostringstream p;
-  p << ".tile N#1 FP32 cols=128 valid=128x128 capacity=64KiB\n.random N#1 seed=3\n"
+  p << kWorkloadHeader << ".tile N#1 FP32 cols=128 valid=128x128 capacity=64KiB\n.random N#1 seed=3\n"
        ".tile N#2 FP32 cols=1 valid=128x1 capacity=512\n.random N#2 seed=4\n";
   for (int i = 0; i < n; ++i)
     p << "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 128, ->LB0\nB.DIM zero, 128, ->LB1\nB.IOT N#1, mask=1111, last, ->U<512B>\nBSTOP\n"
@@ -68,6 +75,10 @@ int sc_main(int argc, char* argv[]) {
   std::vector<std::string> sets, modules = platforms::TileTop::traceable_modules();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
     if (a == "--workload" && i + 1 < argc) {
       const std::string w = argv[++i];
       const auto colon = w.find(':');
@@ -86,6 +97,8 @@ int sc_main(int argc, char* argv[]) {
       if (!platforms::TileTop::parse_modules(argv[++i], modules, error)) return fail("--trace-modules: " + error);
     } else if (a == "--set" && i + 1 < argc) {
       sets.push_back(argv[++i]);
+    } else if (a.rfind("-", 0) == 0) {
+      return fail("unknown option " + a + "\n" + kUsage);
     } else {
       std::ifstream in(a);
       if (!in) return fail("cannot open " + a);
@@ -95,7 +108,7 @@ int sc_main(int argc, char* argv[]) {
       name = a;
     }
   }
-  if (source.empty()) return fail("no program");
+  if (source.empty()) return fail(std::string("no program\n") + kUsage);
   if (mode == "text") {
     std::cout << source;
     return std::cout ? 0 : 1;

@@ -11,7 +11,7 @@ namespace ptosim::engines {
 TileMemory::TileMemory(sc_core::sc_module_name name, unsigned instances, unsigned slots, std::uint64_t slot_stride,
                        const model::MemoryParams& params, const model::ClockParams& clock)
     : sc_core::sc_module(name), target_socket("target_socket"), m_clock(clock), m_slot_stride(slot_stride),
-      m_instance_bytes(slots * slot_stride), m_storage(instances * slots),
+      m_instance_bytes(slots * slot_stride), m_storage(instances * slots, slot_stride),
       m_instances(instances, Instance(params)) {
   target_socket.register_b_transport(this, &TileMemory::b_transport);
   target_socket.register_transport_dbg(this, &TileMemory::transport_dbg);
@@ -45,92 +45,81 @@ void TileMemory::trace_to(traces::VcdRecorder& rec, unsigned instance, const std
   rec.join(m_trace_all, signal);
 }
 
-std::optional<unsigned> TileMemory::slot_of(std::uint64_t addr, std::uint64_t len) {
-  if (!in_slot(addr, len)) return std::nullopt;
-  const std::uint64_t slot = m_slot_stride.quotient(addr), offset = m_slot_stride.remainder(addr);
-  const auto s = static_cast<unsigned>(slot);
-  if (m_storage.size(s) < offset + len) {
-    // Storage grows to what tiles use (a power of two), not to the slot's full stride: first
-    // touches of large slots would dominate short runs. Growing may move the bytes, so direct
-    // pointers to the slot are revoked.
-    std::uint64_t size = 128;
-    while (size < offset + len) size <<= 1;
-    const std::uint8_t* before = m_storage.size(s) != 0 ? m_storage.data(s) : nullptr;
-    m_storage.grow(s, size);
-    if (before && before != m_storage.data(s))
-      target_socket->invalidate_direct_mem_ptr(slot * m_slot_stride.divisor(), (slot + 1) * m_slot_stride.divisor() - 1);
-  }
-  return s;
+void TileMemory::grow_slot(unsigned slot, std::uint64_t bytes) {
+  // Storage grows to what tiles use (a power of two), not to the slot's full stride: first
+  // touches of large slots would dominate short runs. It never moves (model::TileStorage), so
+  // direct pointers stay valid.
+  if (m_storage.size(slot) >= bytes) return;
+  std::uint64_t size = 128;
+  while (size < bytes) size <<= 1;
+  m_storage.grow(slot, std::min(size, m_slot_stride.divisor()));
 }
 
 bool TileMemory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
   // The request's data length says how much of the slot the initiator needs (at least a byte).
-  const auto s = slot_of(gp.get_address(), std::max<std::uint64_t>(1, gp.get_data_length()));
-  if (!s) {  // refused for this address only: the slot serves shorter requests
-    dmi.set_start_address(gp.get_address());
-    dmi.set_end_address(gp.get_address());
+  const std::uint64_t addr = gp.get_address(), len = std::max<std::uint64_t>(1, gp.get_data_length());
+  if (!in_slot(addr, len)) {  // refused for this address only: the slot serves shorter requests
+    dmi.set_start_address(addr);
+    dmi.set_end_address(addr);
     return false;
   }
-  const std::uint64_t base = std::uint64_t{*s} * m_slot_stride.divisor();
+  const auto slot = static_cast<unsigned>(m_slot_stride.quotient(addr));
+  grow_slot(slot, m_slot_stride.remainder(addr) + len);
+  const std::uint64_t base = std::uint64_t{slot} * m_slot_stride.divisor();
   // An access through the pointer costs what one port-width access to idle ports costs (the
   // router adds its hop); DMI bypasses the port calendars, so it never contends.
   const sc_core::sc_time latency = m_clock.to_time(model::Cycles(m_instances.front().ports.uncontended_cycles(1)));
-  dmi.set_dmi_ptr(m_storage.data(*s));
+  dmi.set_dmi_ptr(m_storage.data(slot));
   dmi.set_start_address(base);
-  dmi.set_end_address(base + m_storage.size(*s) - 1);
+  dmi.set_end_address(base + m_storage.size(slot) - 1);
   dmi.allow_read_write();
   dmi.set_read_latency(latency);
   dmi.set_write_latency(latency);
   return true;
 }
 
-bool TileMemory::move_data(tlm::tlm_generic_payload& gp) {
+tlm::tlm_response_status TileMemory::access_status(const tlm::tlm_generic_payload& gp) const {
+  // Tile payloads move as whole, contiguous bytes within a slot: no byte enables, no streaming.
+  if (gp.get_byte_enable_ptr()) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+  if (gp.get_streaming_width() < gp.get_data_length()) return tlm::TLM_BURST_ERROR_RESPONSE;
+  if (!in_slot(gp.get_address(), gp.get_data_length())) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  return tlm::TLM_OK_RESPONSE;
+}
+
+void TileMemory::move_data(tlm::tlm_generic_payload& gp) {
   const std::uint64_t addr = gp.get_address();
   const std::uint64_t len = gp.get_data_length();
-  if (gp.get_byte_enable_ptr()) return false;  // tile payloads move whole bytes
-  if (!gp.is_write()) {
-    // A read (or an ignored command) changes nothing: bytes a slot has not grown to yet read as
-    // zero (growing could move the slot and revoke direct pointers to it).
-    if (!in_slot(addr, len)) return false;
-    if (gp.is_read()) {
-      const auto slot = static_cast<unsigned>(m_slot_stride.quotient(addr));
-      const std::uint64_t offset = m_slot_stride.remainder(addr), size = m_storage.size(slot);
-      const std::uint64_t held = offset < size ? std::min(len, size - offset) : 0;
-      if (held != 0) std::memcpy(gp.get_data_ptr(), m_storage.data(slot) + offset, held);
-      std::memset(gp.get_data_ptr() + held, 0, len - held);
-    }
-    return true;
+  const auto slot = static_cast<unsigned>(m_slot_stride.quotient(addr));
+  const std::uint64_t offset = m_slot_stride.remainder(addr);
+  if (gp.is_write()) {
+    grow_slot(slot, offset + len);
+    std::memcpy(m_storage.data(slot) + offset, gp.get_data_ptr(), len);
+    return;
   }
-  const auto s = slot_of(addr, len);
-  if (!s) return false;
-  std::memcpy(m_storage.data(*s) + m_slot_stride.remainder(addr), gp.get_data_ptr(), len);
-  return true;
+  // Bytes a slot has not grown to yet read as zero: a read changes nothing.
+  const std::uint64_t size = m_storage.size(slot);
+  const std::uint64_t held = offset < size ? std::min(len, size - offset) : 0;
+  if (held != 0) std::memcpy(gp.get_data_ptr(), m_storage.data(slot) + offset, held);
+  std::memset(gp.get_data_ptr() + held, 0, len - held);
 }
 
 void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   auto* train = gp.get_extension<BurstTrain>();
-  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
-    gp.set_response_status(train ? book_train(*train, train->origin - gp.get_address(), delay) : tlm::TLM_OK_RESPONSE);
-    return;
-  }
   if (train) {  // trains move no data: they ride on TLM_IGNORE_COMMAND only
-    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    gp.set_response_status(gp.get_command() == tlm::TLM_IGNORE_COMMAND
+                               ? book_train(*train, train->origin - gp.get_address(), delay)
+                               : tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
-  // Tile payloads move as whole, contiguous bytes: no byte enables, no streaming.
-  if (gp.get_byte_enable_ptr()) {
-    gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+  // An ignored command is answered as the read or write would be, and an access of no bytes is
+  // one: neither moves nor books anything.
+  const tlm::tlm_response_status status = access_status(gp);
+  if (status != tlm::TLM_OK_RESPONSE || gp.get_command() == tlm::TLM_IGNORE_COMMAND || gp.get_data_length() == 0) {
+    gp.set_response_status(status);
     return;
   }
-  if (gp.get_streaming_width() < gp.get_data_length()) {
-    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return;
-  }
+  move_data(gp);
   const std::uint64_t addr = gp.get_address(), len = gp.get_data_length();
-  if (!move_data(gp)) {
-    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
   const unsigned instance = instance_of(addr);
   stop_mirroring();  // one instance's access: the others do not see it
   const sc_core::sc_time stamp = sc_core::sc_time_stamp();
@@ -266,7 +255,12 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
 }
 
 unsigned int TileMemory::transport_dbg(tlm::tlm_generic_payload& gp) {
-  return move_data(gp) ? static_cast<unsigned int>(gp.get_data_length()) : 0;
+  // What b_transport refuses moves nothing here either; an ignored command moves nothing.
+  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND || gp.get_extension<BurstTrain>() ||
+      access_status(gp) != tlm::TLM_OK_RESPONSE)
+    return 0;
+  move_data(gp);
+  return static_cast<unsigned int>(gp.get_data_length());
 }
 
 }  // namespace ptosim::engines

@@ -3,9 +3,9 @@
 // memories ("instances": the Local memories of the PEs, or the one Shared memory) side by side.
 // Instance i's slot s occupies [(i * slots + s) * slot_stride, ... + slot_stride). Each instance has
 // its own ports, banks and latency (model::MemoryPortModel, given addresses within the instance),
-// counters and traced port activity. The target grants DMI per slot (and revokes it when a slot's
-// storage grows and moves), serves debug transport, and times TLM_IGNORE_COMMAND transactions that
-// carry a BurstTrain extension as bursts, without moving data.
+// counters and traced port activity. The target grants DMI per slot (a slot's storage never moves,
+// so grants are never revoked), serves debug transport, and times TLM_IGNORE_COMMAND transactions
+// that carry a BurstTrain extension as bursts, without moving data.
 //
 // Mirroring: the PEs of a command stream alike operands into their Local memories, so an engine
 // sends the first PE's streams with placeholders for copies of them (see BurstTrain). While every
@@ -19,7 +19,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,8 +72,8 @@ class TileMemory : public sc_core::sc_module {
     return m_slot_stride.quotient(addr) < m_storage.slot_count() && m_slot_stride.remainder(addr) + len <= m_slot_stride.divisor();
   }
   unsigned instance_of(std::uint64_t addr) const { return static_cast<unsigned>(m_instance_bytes.quotient(addr)); }
-  /// The slot holding [addr, addr + len), or nullopt; the slot's bytes are made to cover that range.
-  std::optional<unsigned> slot_of(std::uint64_t addr, std::uint64_t len);
+  /// Makes `slot`'s bytes cover its first `bytes` (at most the stride).
+  void grow_slot(unsigned slot, std::uint64_t bytes);
   /// Books an access to `instance` at `offset` within it, arriving at cycle `arrival` (it is cycle
   /// `now`); returns the grant.
   model::MemoryPortModel::Grant book(unsigned instance, std::uint64_t now, std::uint64_t arrival, std::uint64_t offset,
@@ -86,9 +85,12 @@ class TileMemory : public sc_core::sc_module {
   tlm::tlm_response_status book_train(BurstTrain& train, std::uint64_t shift, sc_core::sc_time& delay);
   /// Lets every instance book for itself again (catching up the calendars of those that mirrored).
   void stop_mirroring();
-  /// Copies between the payload and storage (a read never grows a slot); returns false on an
-  /// out-of-slot access.
-  bool move_data(tlm::tlm_generic_payload& gp);
+  /// TLM_OK_RESPONSE if `gp` is an access this target serves (whole bytes within one slot), else
+  /// the error that names why not.
+  tlm::tlm_response_status access_status(const tlm::tlm_generic_payload& gp) const;
+  /// Copies between the payload and storage, for an access access_status() accepts (a read never
+  /// grows a slot).
+  void move_data(tlm::tlm_generic_payload& gp);
 
   Clocked m_clock;
   model::InvariantDivisor m_slot_stride;

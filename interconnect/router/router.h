@@ -25,7 +25,8 @@ class Router : public sc_core::sc_module {
 
   Router(sc_core::sc_module_name name, sc_core::sc_time hop_latency);
 
-  /// Declares that the target bound as the `index`-th initiator_socket binding serves `range`.
+  /// Declares that the target bound as the `index`-th initiator_socket binding serves `range`; a
+  /// range overlapping one mapped before is an error (SC_REPORT_ERROR).
   void map(unsigned index, model::AddressRange range, std::string target_name);
 
   std::uint64_t transactions() const { return m_transactions; }

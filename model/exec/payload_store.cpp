@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/exec/payload_store.h"
 
+#include "model/state/tile_descriptor.h"
 #include "model/state/tile_ref.h"
 
 namespace ptosim::model {
 
 PayloadStore::PayloadStore()
-    : m_local{TileStorage(kLocalTileCount), TileStorage(kLocalTileCount), TileStorage(kLocalTileCount),
-              TileStorage(kLocalTileCount)},
-      m_shared(kSharedTileCount) {}
+    : m_local{TileStorage(kLocalTileCount, kMaxTileBytes), TileStorage(kLocalTileCount, kMaxTileBytes),
+              TileStorage(kLocalTileCount, kMaxTileBytes), TileStorage(kLocalTileCount, kMaxTileBytes)},
+      m_shared(kSharedTileCount, kMaxTileBytes) {}
 
 const std::uint8_t* PayloadStore::fragment(TileRef::Space space, unsigned slot, int pe) const {
   return storage(space, pe).data(slot);

@@ -51,9 +51,11 @@ double ParamInfo::get() const {
 
 std::string ParamInfo::range_text() const { return "[" + format_number(min) + ", " + format_number(max) + "]"; }
 
-std::optional<std::string> ParamInfo::range_problem(double value) const {
+std::string ParamInfo::value_text() const { return format_number(get()); }
+
+std::optional<std::string> ParamInfo::range_problem(double value, const std::string& shown) const {
   if (std::isfinite(value) && value >= min && value <= max) return std::nullopt;
-  return format_number(value) + " is outside " + range_text();
+  return (shown.empty() ? format_number(value) : shown) + " is outside " + range_text();
 }
 
 void ParamInfo::set(double value) const {
@@ -124,8 +126,10 @@ std::vector<ParamInfo> param_table(PlatformParams& p) {
   for (int m = 0; m < 2; ++m) {
     MemoryParams& mp = m == 0 ? p.local_memory : p.shared_memory;
     const std::string base = m == 0 ? "local_memory." : "shared_memory.";
-    integer(base + "banks", "banks", "interleaved banks", 1, 1024, &mp.banks);
-    integer(base + "bank_width_bytes", "bytes", "bank interleave granule", 1, 65536, &mp.bank_width_bytes);
+    // Banks matter only where two ports can start accesses in one cycle (timing-model.md §5).
+    integer(base + "banks", "banks", "interleaved banks (a coarse model: conflicts need 2 ports or more)", 1, 1024,
+            &mp.banks);
+    integer(base + "bank_width_bytes", "bytes", "bank interleave granule (see banks)", 1, 65536, &mp.bank_width_bytes);
     integer(base + "ports", "ports", "concurrent accesses", 1, 64, &mp.ports);
     integer(base + "bytes_per_cycle", "bytes/cycle", "bandwidth of one port", 1, 65536, &mp.bytes_per_cycle);
     integer(base + "access_latency_cycles", "cycles", "latency of an access once it holds a port", 0, 1e6,

@@ -116,12 +116,15 @@ struct ParamInfo {
   void* field;  ///< std::uint64_t* or double* according to kind
 
   double get() const;
+  /// The value, in the shortest decimal that reads back as it (1000000, 0.30000000000000004).
+  std::string value_text() const;
   /// Stores `value`, which must lie in [min, max] (see range_problem).
   void set(double value) const;
   /// The legal values, "[min, max]".
   std::string range_text() const;
-  /// Why `value` is not a legal setting ("v is outside [min, max]"), or nothing.
-  std::optional<std::string> range_problem(double value) const;
+  /// Why `value` is not a legal setting ("v is outside [min, max]", v as `shown` if given: the
+  /// text it was read from), or nothing.
+  std::optional<std::string> range_problem(double value, const std::string& shown = "") const;
 };
 
 /// Every parameter of `p` (keys in documentation order), bound to its fields.

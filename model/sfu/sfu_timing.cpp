@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "model/sfu/sfu_timing.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ptosim::model {
@@ -54,7 +55,10 @@ Cycles sfu_compute_cycles(const ExecPlan& plan, const SfuParams& p, bool from_id
   const double cycles = (from_idle ? c.startup_cycles : 0.0) + per_repeat * static_cast<double>(sfu_repeats(plan, p)) +
                         c.cycles_per_row * rows + c.cycles_per_log2_row * (rows > 1 ? std::log2(rows) : 0.0) +
                         c.cycles_per_column_block * std::ceil(d.valid_cols / 64.0);
-  return Cycles(cycles > 0 ? static_cast<std::uint64_t>(std::ceil(cycles)) : 0);  // also maps a NaN to 0
+  // Decimal parameters (4.07) are not exact in binary: a sum that is whole in decimal may come out
+  // a few ulps above it, which must not cost a cycle.
+  const double whole = std::ceil(cycles - kCeilingSlack * std::max(1.0, cycles));
+  return Cycles(whole > 0 ? static_cast<std::uint64_t>(whole) : 0);  // also maps a NaN to 0
 }
 
 }  // namespace ptosim::model

@@ -14,6 +14,10 @@ SfuOpClass sfu_op_class(Operation op);
 /// the work (the source of a reduction, the destination otherwise).
 std::uint64_t sfu_repeats(const ExecPlan& plan, const SfuParams& p);
 
+/// How far above a whole number a compute time may come out and still cost only that number of
+/// cycles (relative to the time, at least 1): binary rounding of decimal parameters.
+constexpr double kCeilingSlack = 1e-9;
+
 /// Compute cycles of one command; `from_idle` adds the class startup (a back-to-back stream pays it once).
 Cycles sfu_compute_cycles(const ExecPlan& plan, const SfuParams& p, bool from_idle);
 

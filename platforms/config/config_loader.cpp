@@ -95,44 +95,45 @@ std::string closest_key(const std::string& key, const std::vector<model::ParamIn
 const JsonRules kConfigRules{"the configuration", 16, "no configuration key is that deep", false};
 
 /// Stores a number the range check accepts; the check comes first, as a value beyond the field's
-/// type (say 1e20 into an integer) cannot be stored faithfully to be checked afterwards.
-void set_in_range(const std::string& origin, const std::string& key, const Json& value, const model::ParamInfo& p,
-                  std::vector<std::string>& errors) {
+/// type (say 1e20 into an integer) cannot be stored faithfully to be checked afterwards. `shown` is
+/// the value as the user wrote it.
+void set_in_range(const std::string& origin, const std::string& key, const Json& value, const std::string& shown,
+                  const model::ParamInfo& p, std::vector<std::string>& errors) {
   const double v = value.get<double>();
-  if (const auto problem = p.range_problem(v)) {
+  if (const auto problem = p.range_problem(v, shown)) {
     errors.push_back(origin + ": " + key + ": " + *problem);
     return;
   }
   p.set(v);
 }
 
-void apply(const std::string& origin, const std::string& key, const Json& value, std::vector<model::ParamInfo>& table,
-           std::vector<std::string>& errors) {
+/// Sets `key` to `value`, read from `shown` (a --set's text, a file's JSON value).
+void apply(const std::string& origin, const std::string& key, const Json& value, const std::string& shown,
+           std::vector<model::ParamInfo>& table, std::vector<std::string>& errors) {
   for (const model::ParamInfo& p : table) {
     if (p.key != key) continue;
     switch (p.kind) {
       case model::ParamInfo::Kind::Integer:
-        if (!value.is_number() || (value.is_number_float() && std::floor(value.get<double>()) != value.get<double>()) ||
-            value.get<double>() < 0) {
-          errors.push_back(origin + ": " + key + ": expected a non-negative integer (" + p.unit + "), got " + value.dump());
+        if (!value.is_number() || (value.is_number_float() && std::floor(value.get<double>()) != value.get<double>())) {
+          errors.push_back(origin + ": " + key + ": expected a whole number in " + p.range_text() + " (" + p.unit +
+                           "), got " + shown);
           return;
         }
-        set_in_range(origin, key, value, p, errors);
+        set_in_range(origin, key, value, shown, p, errors);
         return;
       case model::ParamInfo::Kind::Real:
         if (!value.is_number()) {
-          errors.push_back(origin + ": " + key + ": expected a number (" + p.unit + "), got " + value.dump());
+          errors.push_back(origin + ": " + key + ": expected a number (" + p.unit + "), got " + shown);
           return;
         }
-        set_in_range(origin, key, value, p, errors);
+        set_in_range(origin, key, value, shown, p, errors);
         return;
     }
   }
   // A group's name given a value of its own (`"sfu": 5`): a wrong type, not an unknown key.
   for (const model::ParamInfo& p : table)
     if (p.key.size() > key.size() && p.key.compare(0, key.size(), key) == 0 && p.key[key.size()] == '.') {
-      errors.push_back(origin + ": " + key + ": a group of keys (such as '" + p.key + "'), not a value: got " +
-                       value.dump());
+      errors.push_back(origin + ": " + key + ": a group of keys (such as '" + p.key + "'), not a value: got " + shown);
       return;
     }
   std::string msg = origin + ": unknown key '" + key + "'";
@@ -164,7 +165,7 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
   flatten(j, "", table, entries);
   for (const auto& [key, value] : entries) {
     try {
-      apply(file, key, value, table, errors);
+      apply(file, key, value, value.dump(), table, errors);
     } catch (const Json::exception& e) {
       errors.push_back(file + ": " + key + ": " + e.what());
     }
@@ -200,7 +201,7 @@ ConfigResult load_config(const std::string& file, const std::vector<std::string>
         result.errors.push_back("--set: " + key + ": '" + text + "' is too small to hold (it would read as 0)");
         continue;
       }
-      apply("--set", key, value, table, result.errors);
+      apply("--set", key, value, text, table, result.errors);
     }
     for (const std::string& e : result.params.validate()) result.errors.push_back("out of range: " + e);
   } catch (const std::exception& e) {  // a defect here must not escape as an abort

@@ -5,7 +5,6 @@
 #include <array>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 #include <vector>
 
 #include "platforms/config/config_loader.h"
@@ -63,9 +62,7 @@ int config_command(const Args& args) {
   std::vector<std::array<std::string, 5>> rows;
   std::array<std::size_t, 4> width{};
   for (const model::ParamInfo& p : model::param_table(config.params)) {
-    std::ostringstream value;
-    value << p.get();
-    rows.push_back({p.key, value.str(), p.unit, p.range_text(), p.description});
+    rows.push_back({p.key, p.value_text(), p.unit, p.range_text(), p.description});
     for (std::size_t c = 0; c < width.size(); ++c) width[c] = std::max(width[c], rows.back()[c].size());
   }
   for (const auto& row : rows) {

@@ -773,6 +773,12 @@ TEST_CASE("ptosim config prints the effective configuration and rejects bad keys
     }
     CHECK(cells == 5);
   }
+  // Each value as it is in effect: every digit a double needs, no exponent for large integers.
+  const Outcome exact = run("config --list --set sfu.class.row_reduce.cycles_per_repeat=0.30000000000000004"
+                            " --set sim.lookahead_cycles=1000000000");
+  REQUIRE(exact.status == 0);
+  CHECK(exact.out.find("  0.30000000000000004  ") != std::string::npos);
+  CHECK(exact.out.find("  1000000000  ") != std::string::npos);
   const Outcome bad = run("config --set sfu.nope=1");
   CHECK(bad.status == 2);
   CHECK(bad.err.find("unknown key 'sfu.nope'") != std::string::npos);

@@ -18,6 +18,7 @@
 #include "platforms/config/config_loader.h"
 #include "platforms/ptosim/program_file.h"
 #include "platforms/tile_top.h"
+#include "traces/vcd_recorder.h"
 
 using namespace ptosim;
 
@@ -176,6 +177,46 @@ TEST_CASE("Embedding: a tile that cannot be stored, or a register or PE that doe
   REQUIRE_THROWS_WITH(other.dispatcher.set_program(&front_end), Catch::Contains("already feeds a dispatcher"));
   top.dispatcher.set_program(&replacement);
   other.dispatcher.set_program(&front_end);
+}
+
+TEST_CASE("Embedding: a tile reads as loaded before the simulation starts and after it, and the platform is traced once "
+          "and before the recorder opens",
+          "[embedding]") {
+  const platforms::ConfigResult config = platforms::load_config("", {});
+  platforms::TileTop top("accelerator", config.params, model::AllocationSpec{}, false);
+  model::TileDescriptor desc;  // 8 x 8 FP32
+  desc.dtype = model::DataType::FP32;
+  desc.rows = desc.cols = 8;
+  desc.valid_rows = desc.valid_cols = 8;
+  desc.capacity_bytes = 256;
+  desc.pe_mask = model::PeMask::all();
+  std::array<model::FragmentData, model::kPeCount> data;
+  for (int pe = 0; pe < model::kPeCount; ++pe) data[pe].assign(64, 0x3F800000u + pe);
+  top.load_local(3, desc, data);
+  top.load_shared(7, desc, desc.pe_mask, data[1]);
+  // The payloads reach the memories when the simulation starts; before, they read as loaded.
+  CHECK(top.read_local(3, 2) == data[2]);
+  CHECK(top.read_shared(7) == data[1]);
+  CHECK(top.read_local(4, 0).empty());  // no tile there
+
+  traces::VcdRecorder rec(traces::VcdRecorder::Threading::InLine);
+  top.trace_to(rec);
+  REQUIRE_THROWS_WITH(top.trace_to(rec), Catch::Contains("trace_to: the platform is traced already"));
+  platforms::TileTop other("other", config.params, model::AllocationSpec{}, false);
+  REQUIRE(rec.open("/dev/null", "test", 0, ~std::uint64_t{0}));
+  REQUIRE_THROWS_WITH(other.trace_to(rec), Catch::Contains("trace_to: the recorder is open already"));
+
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  CHECK(top.read_local(3, 2) == data[2]);
+  CHECK(top.read_shared(7) == data[1]);
+  CHECK(rec.close(0));
+
+  // A platform whose errors do not throw (a VP that only displays them) reads nothing from a PE
+  // that does not exist.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY);
+  CHECK(top.read_local(3, 9).empty());
+  CHECK(top.read_shared(999).empty());
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DEFAULT_ERROR_ACTIONS);
 }
 
 TEST_CASE("Embedding: parameters out of range are an error when the platform is built", "[embedding]") {

@@ -146,7 +146,7 @@ TEST_CASE(".tile errors name the option at fault", "[program]") {
   CHECK(p.tiles[0].desc.location == model::Location::Matrix);
 }
 
-TEST_CASE("Values are separated by blanks or commas, with ; comments, in a .data line and a value file alike, and never skipped", "[program]") {
+TEST_CASE("Values are separated by blanks or commas, with comments after a semicolon, in a .data line and a value file alike, and never skipped", "[program]") {
   const std::string tile = ".tile T#1 S8 cols=4 valid=1x4\n";
   CHECK(parse_ok(tile + ".data T#1 1, 2,3 4 ; four\n").tiles[0].data[0][3] == 4u);
   const std::string csv = ptosim::test::write_file("values.csv", "1,2,\n3, 4\n");

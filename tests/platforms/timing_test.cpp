@@ -561,6 +561,14 @@ TEST_CASE("The SFU law's parameters also express the other published fits", "[ti
                              "--quiet --set sfu.class.row_reduce.startup_cycles=19 --set sfu.class.row_reduce.cycles_per_repeat=2");
   REQUIRE(h.status == 0);
   CHECK(op_cycles(h, "sfu", "TROWSUM") == 20 + 2 * 64 - 1);
+  // A decimal per-repeat cost whose binary value (4.07000000000000028...) takes a whole sum a few
+  // ulps over costs no extra cycle: 45 rows of 256 bytes in 13-byte repeats are 900 repeats, and
+  // 18 + 4.07 x 900 = 3681.
+  const auto d = run_program("fit_decimal", sfu_program("TROWSUM", "FP32", 45, 64),
+                             "--quiet --set sfu.repeat_bytes=13 --set sfu.class.row_reduce.startup_cycles=18"
+                             " --set sfu.class.row_reduce.cycles_per_repeat=4.07");
+  REQUIRE(d.status == 0);
+  CHECK(op_cycles(d, "sfu", "TROWSUM") == 3681);
 }
 
 namespace {
