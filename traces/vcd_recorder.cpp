@@ -134,15 +134,15 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
     try {
       m_thread = std::make_unique<WriterThread>(m_writer);
     } catch (const std::system_error&) {
-      return true;  // no thread to be had: in line
+      // no thread to be had: blocks are written in line
     }
-    start_block();
   }
+  start_block();
   return true;
 }
 
 void VcdRecorder::start_block() {
-  m_block = m_thread->spare();
+  if (!m_block.reports) m_block = m_thread ? m_thread->spare() : Block::make();
   m_next = m_block.reports.get();
   m_end = m_next + kBlockReports;
 }
@@ -153,8 +153,16 @@ void VcdRecorder::hand_over_block() {
 }
 
 void VcdRecorder::pass_on() {
-  hand_over_block();
+  if (m_thread)
+    hand_over_block();
+  else
+    write_block_in_line();
   start_block();
+}
+
+void VcdRecorder::write_block_in_line() {
+  m_block.count = static_cast<std::size_t>(m_next - m_block.reports.get());
+  replay(m_block, m_writer);
 }
 
 void VcdRecorder::replay(const Block& block, VcdWriter& writer) {
@@ -180,6 +188,9 @@ bool VcdRecorder::close(std::uint64_t end_time_ps) {
     const std::unique_ptr<WriterThread> thread = std::move(m_thread);  // later reports go in line
     m_next = m_end = nullptr;
     thread->finish();
+  } else if (m_next) {
+    write_block_in_line();
+    m_next = m_end = nullptr;  // later reports go to the writer directly
   }
   return m_writer.close(end_time_ps);
 }

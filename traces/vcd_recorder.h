@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // VcdRecorder: what modules report the changes of their observable state to (busy flags, opcodes,
 // queue depths, port activity). A VcdWriter orders, folds, formats and writes them; on a busy trace
-// that work costs about as much as the simulation it watches, so while the output is open and the
-// process may run on two CPUs or more, the writer works on a thread of its own: a report is logged
-// as made (24 bytes) and handed on in blocks. The writer sees the reports in the order made either
-// way, so the VCD is the same byte for byte.
+// that work costs about as much as the simulation it watches. While the output is open a report is
+// logged as made (24 bytes), and the writer takes the reports a block at a time: on a thread of its
+// own when the process may run on two CPUs or more, else in line when a block is full (writing
+// thousands of reports together keeps the writer's code and data in cache, which interleaving it
+// with the simulation's does not). The writer sees the reports in the order made either way, so the
+// VCD is the same byte for byte.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +23,8 @@ class VcdRecorder {
  public:
   using Signal = VcdWriter::Signal;
   /// Where the writer works: on a thread of its own when the process may run on two CPUs or more
-  /// (the default), or always in line, or always on its own thread (tests run both).
+  /// (the default), or always in line (on the simulation's thread, a block at a time), or always on
+  /// its own thread (tests run both).
   enum class Threading { ByCpus, InLine, OwnThread };
 
   explicit VcdRecorder(Threading threading = Threading::ByCpus);
@@ -57,26 +60,27 @@ class VcdRecorder {
   std::uint64_t window_begin_ps() const { return m_writer.window_begin_ps(); }  // set once, before any thread
   /// The reports, as VcdWriter's functions of the same names take them.
   void change(int id, std::uint64_t value, std::uint64_t time_ps) {
-    if (m_thread)
+    if (m_next)
       log({time_ps, value, id, Kind::Change});
     else
       m_writer.change(id, value, time_ps);
   }
   void schedule(int id, std::uint64_t value, std::uint64_t time_ps) {
-    if (m_thread)
+    if (m_next)
       log({time_ps, value, id, Kind::Schedule});
     else
       m_writer.schedule(id, value, time_ps);
   }
   void add_at(int group, std::int64_t delta, std::uint64_t time_ps) {
-    if (m_thread)
+    if (m_next)
       log({time_ps, static_cast<std::uint64_t>(delta), group, Kind::Add});
     else
       m_writer.add_at(group, delta, time_ps);
   }
   /// Waits for the writer to take every report, then closes the output as VcdWriter::close does;
   /// false if any write failed. An exception the writer's thread met (out of memory) is thrown
-  /// here, where in line it would have left the report that met it.
+  /// here; in line one leaves the report that filled the block being written (or this call, for
+  /// the last block).
   bool close(std::uint64_t end_time_ps);
 
  private:
@@ -87,9 +91,10 @@ class VcdRecorder {
     int id;
     Kind kind;
   };
-  // Large enough that handing a block on (a lock, a wake-up) costs little per report, small
-  // enough to stay in cache until the writer takes it.
-  static constexpr std::size_t kBlockReports = 4096;
+  // Large enough that handing a block on (a lock, a wake-up: a costly one on a virtual machine's
+  // idle CPU) costs little per report, small enough (384 KiB) to stay in cache until the writer
+  // takes it.
+  static constexpr std::size_t kBlockReports = 16384;
   struct Block {
     std::unique_ptr<Report[]> reports;
     std::size_t count = 0;
@@ -102,8 +107,10 @@ class VcdRecorder {
     *m_next = r;
     if (++m_next == m_end) pass_on();
   }
-  /// Hands the reports logged to the writer's thread and starts a new block.
+  /// Hands the reports logged to the writer (its thread's, or in line) and starts a new block.
   void pass_on();
+  /// Writes the reports logged with the writer, on this thread.
+  void write_block_in_line();
   /// Hands the reports logged to the writer's thread (the block goes with them).
   void hand_over_block();
   void start_block();
@@ -113,6 +120,8 @@ class VcdRecorder {
   bool m_opened = false;
   VcdWriter m_writer;
   Block m_block;  ///< being logged, from m_block.reports to m_next
+  /// While the output is open, where the next report is logged; before it opens and after it
+  /// closes, null: reports go to the writer directly.
   Report* m_next = nullptr;
   Report* m_end = nullptr;
   /// While the output is open, if the writer works on a thread; declared after m_writer, so
