@@ -166,8 +166,9 @@ void VcdRecorder::write_block_in_line() {
 }
 
 void VcdRecorder::replay(const Block& block, VcdWriter& writer) {
+  const Report* const reports = block.reports.get();  // read once: the writer's calls may change memory
   for (std::size_t i = 0; i < block.count; ++i) {
-    const Report& r = block.reports[i];
+    const Report& r = reports[i];
     switch (r.kind) {
       case Kind::Change:
         writer.change(r.id, r.value, r.time);
