@@ -180,7 +180,7 @@ void TileTop::trace_to(traces::VcdRecorder& rec, const std::vector<std::string>&
     return;
   }
   if (rec.opened()) {
-    SC_REPORT_ERROR(name(), "trace_to: the recorder is open already: declare the signals before opening it");
+    SC_REPORT_ERROR(name(), "trace_to: the recorder was opened already: declare the signals before opening it");
     return;
   }
   m_traced = true;

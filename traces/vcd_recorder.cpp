@@ -162,6 +162,9 @@ void VcdRecorder::pass_on() {
 
 void VcdRecorder::write_block_in_line() {
   m_block.count = static_cast<std::size_t>(m_next - m_block.reports.get());
+  // Taken before it is written: should the writer throw, the recorder logs on into an empty block
+  // rather than past the end of a full one, and never writes these reports twice.
+  m_next = m_block.reports.get();
   replay(m_block, m_writer);
 }
 

@@ -72,6 +72,7 @@ int fail(const std::string& message) {
 
 int sc_main(int argc, char* argv[]) {
   std::string source, mode = "platform", vcd, name;
+  bool workload = false;
   std::vector<std::string> sets, modules = platforms::TileTop::traceable_modules();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -86,6 +87,7 @@ int sc_main(int argc, char* argv[]) {
       if (n <= 0) return fail("--workload gemm:N or sfu128:N");
       source = w.rfind("gemm", 0) == 0 ? gemm_workload(n) : sfu_workload(n);
       name = w;
+      workload = true;
     } else if (a == "--mode" && i + 1 < argc) {
       mode = argv[++i];
       if (mode != "platform" && mode != "timing-only" && mode != "functional" && mode != "load" && mode != "text")
@@ -97,6 +99,8 @@ int sc_main(int argc, char* argv[]) {
       if (!platforms::TileTop::parse_modules(argv[++i], modules, error)) return fail("--trace-modules: " + error);
     } else if (a == "--set" && i + 1 < argc) {
       sets.push_back(argv[++i]);
+    } else if (a == "--workload" || a == "--mode" || a == "--vcd" || a == "--trace-modules" || a == "--set") {
+      return fail(a + " needs a value\n" + kUsage);
     } else if (a.rfind("-", 0) == 0) {
       return fail("unknown option " + a + "\n" + kUsage);
     } else {
@@ -121,8 +125,8 @@ int sc_main(int argc, char* argv[]) {
   const model::Assembly assembly = model::assemble(program.assembly, name);
   if (!assembly.ok()) return fail(model::format_error(assembly.errors.front()));
   const double load_seconds = std::chrono::duration<double>(Clock::now() - load_start).count();
-  // Large-tile workloads keep two results per hand alive.
-  const model::AllocationSpec allocation{model::AllocationPolicy::Queue, name.find(':') != std::string::npos ? 2u : 16u};
+  // A named workload's large tiles keep two results per hand alive (its text says so).
+  const model::AllocationSpec allocation{model::AllocationPolicy::Queue, workload ? 2u : 16u};
 
   std::uint64_t bundles = 0, cycles = 0;
   double seconds = 0;

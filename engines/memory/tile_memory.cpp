@@ -80,6 +80,8 @@ bool TileMemory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& 
 
 tlm::tlm_response_status TileMemory::access_status(const tlm::tlm_generic_payload& gp) const {
   // Tile payloads move as whole, contiguous bytes within a slot: no byte enables, no streaming.
+  // IEEE 1666 allows no access of zero bytes.
+  if (gp.get_data_length() == 0) return tlm::TLM_GENERIC_ERROR_RESPONSE;
   if (gp.get_byte_enable_ptr()) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
   if (gp.get_streaming_width() < gp.get_data_length()) return tlm::TLM_BURST_ERROR_RESPONSE;
   if (!in_slot(gp.get_address(), gp.get_data_length())) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
@@ -111,10 +113,9 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
                                : tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
-  // An ignored command is answered as the read or write would be, and an access of no bytes is
-  // one: neither moves nor books anything.
+  // An ignored command is answered as the read or write would be, and moves and books nothing.
   const tlm::tlm_response_status status = access_status(gp);
-  if (status != tlm::TLM_OK_RESPONSE || gp.get_command() == tlm::TLM_IGNORE_COMMAND || gp.get_data_length() == 0) {
+  if (status != tlm::TLM_OK_RESPONSE || gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
     gp.set_response_status(status);
     return;
   }

@@ -96,7 +96,7 @@ const JsonRules kConfigRules{"the configuration", 16, "no configuration key is t
 
 /// Stores a number the range check accepts; the check comes first, as a value beyond the field's
 /// type (say 1e20 into an integer) cannot be stored faithfully to be checked afterwards. `shown` is
-/// the value as the user wrote it.
+/// the value as errors show it: a --set's text as typed, a file's value as JSON reads it.
 void set_in_range(const std::string& origin, const std::string& key, const Json& value, const std::string& shown,
                   const model::ParamInfo& p, std::vector<std::string>& errors) {
   const double v = value.get<double>();
@@ -201,7 +201,8 @@ ConfigResult load_config(const std::string& file, const std::vector<std::string>
         result.errors.push_back("--set: " + key + ": '" + text + "' is too small to hold (it would read as 0)");
         continue;
       }
-      apply("--set", key, value, text, table, result.errors);
+      const auto first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
+      apply("--set", key, value, text.substr(first, last - first + 1), table, result.errors);
     }
     for (const std::string& e : result.params.validate()) result.errors.push_back("out of range: " + e);
   } catch (const std::exception& e) {  // a defect here must not escape as an abort

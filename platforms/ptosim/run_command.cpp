@@ -740,7 +740,13 @@ int simulate(const RunOptions& o) {
     return 130;
   }
   if (!top.dispatcher.finished()) {
-    std::cerr << "ptosim run: internal error: simulation stopped before the program retired (deadlock)\n";
+    // The trace up to the stop is what tells why.
+    const std::uint64_t cycle = clock.to_cycles(sc_core::sc_time_stamp());
+    std::cerr << "ptosim run: internal error: simulation stopped at cycle " << cycle
+              << " before the program retired (deadlock)";
+    if (!o.vcd.empty() && recorder.close(cycle * config.params.clock.period_ps))
+      std::cerr << "; the trace up to there is in " << o.vcd;
+    std::cerr << "\n";
     return 3;
   }
   const std::uint64_t total_cycles = top.dispatcher.finish_cycle();

@@ -17,6 +17,7 @@
 #include "model/exec/program_front_end.h"
 #include "platforms/config/config_loader.h"
 #include "platforms/ptosim/program_file.h"
+#include "platforms/run_report.h"
 #include "platforms/tile_top.h"
 #include "traces/vcd_recorder.h"
 
@@ -162,6 +163,7 @@ TEST_CASE("Embedding: a tile that cannot be stored, or a register or PE that doe
   REQUIRE_THROWS_WITH(top.read_local(0, 7), Catch::Contains("PE 7 is not one of the four"));
   REQUIRE_THROWS_WITH(top.read_local(99, 0), Catch::Contains("Local register index 99"));
   REQUIRE_THROWS_WITH(top.read_shared(300), Catch::Contains("Shared register index 300"));
+  REQUIRE_THROWS_WITH(platforms::run_report(top, config.params, 0), Catch::Contains("run_report: the run has not finished"));
   REQUIRE_THROWS_WITH(top.set_gpr(4, 1, 7), Catch::Contains("PE 4 GPR 1 does not exist (PEs 0..3, GPRs 1..23)"));
   REQUIRE_THROWS_WITH(top.set_gpr(0, 24, 7), Catch::Contains("PE 0 GPR 24 does not exist"));
   REQUIRE_THROWS_WITH(top.set_gpr(0, 0, 7), Catch::Contains("PE 0 GPR 0 does not exist"));
@@ -204,7 +206,7 @@ TEST_CASE("Embedding: a tile reads as loaded before the simulation starts and af
   REQUIRE_THROWS_WITH(top.trace_to(rec), Catch::Contains("trace_to: the platform is traced already"));
   platforms::TileTop other("other", config.params, model::AllocationSpec{}, false);
   REQUIRE(rec.open("/dev/null", "test", 0, ~std::uint64_t{0}));
-  REQUIRE_THROWS_WITH(other.trace_to(rec), Catch::Contains("trace_to: the recorder is open already"));
+  REQUIRE_THROWS_WITH(other.trace_to(rec), Catch::Contains("trace_to: the recorder was opened already"));
 
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   CHECK(top.read_local(3, 2) == data[2]);

@@ -3,38 +3,20 @@
 // additions to counts), times at every length, and the time window that keeps long traces small.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
+#include "tests/traces/trace_file.h"
 #include "traces/vcd_recorder.h"
 
+using ptosim::test::TraceFile;
 using ptosim::traces::VcdRecorder;
 using Threading = VcdRecorder::Threading;
 
 namespace {
 
 constexpr std::uint64_t kForever = ~std::uint64_t{0};
-
-/// A per-process trace file, removed at the end of the test.
-struct TraceFile {
-  explicit TraceFile(const std::string& name) : path("ptosim_" + std::to_string(getpid()) + "_" + name + ".vcd") {}
-  ~TraceFile() { std::remove(path.c_str()); }
-  /// What follows the header.
-  std::string body() const {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    const std::string text = s.str();
-    return text.substr(text.find("$enddefinitions $end\n") + 21);
-  }
-  const std::string path;
-};
 
 }  // namespace
 
@@ -327,13 +309,13 @@ TEST_CASE("VcdRecorder: wide values over many buffer flushes", "[traces]") {
   REQUIRE(rec.open(file.path, "test", 0, kForever));
   std::string expected = "#0\n$dumpvars\nb0 !\n$end\n";
   std::uint64_t value = 0x8000000000000001ULL;
-  for (std::uint64_t t = 1; t <= 3000; ++t) {  // about 210 KB of body
+  for (std::uint64_t t = 1; t <= 12000; ++t) {  // about 870 KB of body: three flushes of the buffer
     value = value * 6364136223846793005ULL + 1442695040888963407ULL;
     rec.change(x, value, t);
     std::string bits;
     for (std::uint64_t v = value; v != 0; v >>= 1) bits.insert(bits.begin(), static_cast<char>('0' + (v & 1)));
     expected += "#" + std::to_string(t) + "\nb" + (bits.empty() ? "0" : bits) + " !\n";
   }
-  CHECK(rec.close(3000));
+  CHECK(rec.close(12000));
   CHECK(file.body() == expected);
 }
