@@ -51,7 +51,7 @@ class VcdRecorder::WriterThread {
         return block;
       }
     }
-    return Block::make();
+    return Block::make(kThreadBlockReports);
   }
   /// Returns once the writer has written every block handed over; throws what the writer met.
   void finish() {
@@ -142,9 +142,9 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
 }
 
 void VcdRecorder::start_block() {
-  if (!m_block.reports) m_block = m_thread ? m_thread->spare() : Block::make();
+  if (!m_block.reports) m_block = m_thread ? m_thread->spare() : Block::make(kInLineBlockReports);
   m_next = m_block.reports.get();
-  m_end = m_next + kBlockReports;
+  m_end = m_next + (m_thread ? kThreadBlockReports : kInLineBlockReports);
 }
 
 void VcdRecorder::hand_over_block() {

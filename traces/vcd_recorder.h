@@ -91,14 +91,17 @@ class VcdRecorder {
     int id;
     Kind kind;
   };
-  // Large enough that handing a block on (a lock, a wake-up: a costly one on a virtual machine's
-  // idle CPU) costs little per report, small enough (384 KiB) to stay in cache until the writer
-  // takes it.
-  static constexpr std::size_t kBlockReports = 16384;
+  // A block for the writer's thread: large enough that handing it on (a lock, a wake-up: a costly
+  // one on a virtual machine's idle CPU) costs little per report, small enough (384 KiB) to stay
+  // in cache until the writer takes it.
+  static constexpr std::size_t kThreadBlockReports = 16384;
+  // A block written in line: long runs go as fast from this size up, and a short run pays for the
+  // first touches of a larger one.
+  static constexpr std::size_t kInLineBlockReports = 4096;
   struct Block {
     std::unique_ptr<Report[]> reports;
     std::size_t count = 0;
-    static Block make() { return {std::unique_ptr<Report[]>(new Report[kBlockReports]), 0}; }  // left unset
+    static Block make(std::size_t reports) { return {std::unique_ptr<Report[]>(new Report[reports]), 0}; }  // left unset
   };
   class WriterThread;
 
