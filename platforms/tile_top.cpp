@@ -81,10 +81,8 @@ void TileTop::load_shared(unsigned index, const model::TileDescriptor& desc, mod
 
 void TileTop::set_gpr(int pe, unsigned selector, std::uint64_t value) {
   require_before_start("set_gpr");
-  if (const auto problem = model::TileState::gpr_problem(pe, selector)) {
-    report_problem("set_gpr", problem);
+  if (report_problem("set_gpr", model::TileState::gpr_problem(pe, selector)))
     return;  // the state has no such register to write, should the report not throw
-  }
   dispatcher.state().set_gpr(pe, selector, value);
 }
 
@@ -98,8 +96,9 @@ void TileTop::require_before_start(const char* what) const {
     SC_REPORT_ERROR(name(), (std::string(what) + " after the simulation started: inputs are loaded before it").c_str());
 }
 
-void TileTop::report_problem(const char* what, const std::optional<std::string>& problem) const {
+bool TileTop::report_problem(const char* what, const std::optional<std::string>& problem) const {
   if (problem) SC_REPORT_ERROR(name(), (std::string(what) + ": " + *problem).c_str());
+  return problem.has_value();
 }
 
 void TileTop::start_of_simulation() {
@@ -127,10 +126,8 @@ std::vector<std::uint8_t> TileTop::read_bytes(std::uint64_t address, std::uint64
 }
 
 model::FragmentData TileTop::read_local(unsigned index, int pe) {
-  if (const auto problem = model::TileState::fragment_problem(index, pe)) {
-    report_problem("read_local", problem);
+  if (report_problem("read_local", model::TileState::fragment_problem(index, pe)))
     return {};  // should the report not throw
-  }
   const model::TileState& s = dispatcher.state();
   const model::LocalTile& t = s.local(index);
   const std::vector<std::uint8_t> bytes =
@@ -139,10 +136,8 @@ model::FragmentData TileTop::read_local(unsigned index, int pe) {
 }
 
 model::FragmentData TileTop::read_shared(unsigned index) {
-  if (const auto problem = model::TileState::index_problem(model::TileRef::Space::Shared, index)) {
-    report_problem("read_shared", problem);
+  if (report_problem("read_shared", model::TileState::index_problem(model::TileRef::Space::Shared, index)))
     return {};  // should the report not throw
-  }
   const model::SharedTile& t = dispatcher.state().shared(index);
   const std::vector<std::uint8_t> bytes =
       read_bytes(am::fragment_address(model::TileRef::Space::Shared, index, 0), t.desc.capacity_bytes);

@@ -142,9 +142,10 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
 }
 
 void VcdRecorder::start_block() {
-  if (!m_block.reports) m_block = m_thread ? m_thread->spare() : Block::make(kInLineBlockReports);
+  const std::size_t reports = m_thread ? kThreadBlockReports : kInLineBlockReports;
+  if (!m_block.reports) m_block = m_thread ? m_thread->spare() : Block::make(reports);
   m_next = m_block.reports.get();
-  m_end = m_next + (m_thread ? kThreadBlockReports : kInLineBlockReports);
+  m_end = m_next + reports;
 }
 
 void VcdRecorder::hand_over_block() {

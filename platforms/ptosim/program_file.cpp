@@ -43,9 +43,8 @@ std::string_view without_bom(std::string_view text) {
 
 /// Where a comma separates nothing in `text` (0-based): one with no token after it before another
 /// comma or the end, or, unless `leading_ok`, one before the first token. A ';' comment runs to the
-/// line's end. Values
-/// are never skipped silently, so "1,,2" and "1, 2," are errors (a directive line may start with
-/// separators, which are its leading blanks).
+/// line's end. Values are never skipped silently, so "1,,2" and "1, 2," are errors (a directive
+/// line may start with separators, which are its leading blanks).
 std::optional<std::size_t> empty_field(std::string_view text, bool leading_ok) {
   bool token_before = !leading_ok;
   std::optional<std::size_t> open;  // a comma still waiting for its next token
@@ -458,8 +457,8 @@ class Parser {
     m_out.value_files.push_back(path);
     const bool raw = path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0;
     if (!raw) {
-      // Values separated as on a .data line (blanks or commas, lines too, and ; comments); a problem is named by
-      // its own line and column in the file.
+      // Values separated as on a .data line (blanks or commas, lines too, and ; comments); a
+      // problem is named by its own line and column in the file.
       const std::string_view text = without_bom(*contents);
       std::size_t line = 1, line_start = 0;
       auto at = [&](std::size_t i) {

@@ -727,26 +727,23 @@ int simulate(const RunOptions& o) {
   // Writing the outputs is not interrupted half-way: a signal from now on ends the process, except
   // with --fst, caught until the FST is in place (below), as its conversion takes seconds.
   if (o.fst.empty()) interrupts.release();
+  // A run that stops early closes its trace where it stopped, a valid VCD of the run so far (what
+  // tells why), and says where it is.
+  const std::uint64_t stop_cycle = clock.to_cycles(sc_core::sc_time_stamp());
+  const auto trace_up_to_stop = [&]() -> std::string {
+    if (o.vcd.empty() || !recorder.close(stop_cycle * config.params.clock.period_ps)) return "";
+    return "; the trace up to there is in " + o.vcd;
+  };
   if (g_interrupted) {
-    // The trace is closed where the run stopped, a valid VCD of the run so far; nothing else is
-    // written, and the other outputs stay as they were. sc_main then ends the process by the
-    // signal, so a shell loop around ptosim stops too.
-    const std::uint64_t cycle = clock.to_cycles(sc_core::sc_time_stamp());
-    std::cerr << "ptosim run: interrupted at cycle " << cycle << " (" << top.dispatcher.retired().total
-              << " bundles retired)";
-    if (!o.vcd.empty() && recorder.close(cycle * config.params.clock.period_ps))
-      std::cerr << "; the trace up to there is in " << o.vcd;
-    std::cerr << "; no statistics written\n";
+    // Nothing else is written, and the other outputs stay as they were. sc_main then ends the
+    // process by the signal, so a shell loop around ptosim stops too.
+    std::cerr << "ptosim run: interrupted at cycle " << stop_cycle << " (" << top.dispatcher.retired().total
+              << " bundles retired)" << trace_up_to_stop() << "; no statistics written\n";
     return 130;
   }
   if (!top.dispatcher.finished()) {
-    // The trace up to the stop is what tells why.
-    const std::uint64_t cycle = clock.to_cycles(sc_core::sc_time_stamp());
-    std::cerr << "ptosim run: internal error: simulation stopped at cycle " << cycle
-              << " before the program retired (deadlock)";
-    if (!o.vcd.empty() && recorder.close(cycle * config.params.clock.period_ps))
-      std::cerr << "; the trace up to there is in " << o.vcd;
-    std::cerr << "\n";
+    std::cerr << "ptosim run: internal error: simulation stopped at cycle " << stop_cycle
+              << " before the program retired (deadlock)" << trace_up_to_stop() << "\n";
     return 3;
   }
   const std::uint64_t total_cycles = top.dispatcher.finish_cycle();
