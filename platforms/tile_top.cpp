@@ -57,8 +57,9 @@ TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& para
 
 void TileTop::load_local(unsigned index, const model::TileDescriptor& desc,
                          const std::array<model::FragmentData, model::kPeCount>& data) {
-  require_before_start("load_local");
-  report_problem("load_local", model::TileState::install_problem(model::TileRef::Space::Local, index, desc));
+  if (report_started("load_local") ||
+      report_problem("load_local", model::TileState::install_problem(model::TileRef::Space::Local, index, desc)))
+    return;  // nothing is installed, should the report not throw
   model::TileState& s = dispatcher.state();
   s.install_local(index, desc);
   const unsigned slot = s.physical_index(index);
@@ -71,8 +72,9 @@ void TileTop::load_local(unsigned index, const model::TileDescriptor& desc,
 
 void TileTop::load_shared(unsigned index, const model::TileDescriptor& desc, model::PeMask allocation,
                           const model::FragmentData& data) {
-  require_before_start("load_shared");
-  report_problem("load_shared", model::TileState::install_problem(model::TileRef::Space::Shared, index, desc));
+  if (report_started("load_shared") ||
+      report_problem("load_shared", model::TileState::install_problem(model::TileRef::Space::Shared, index, desc)))
+    return;  // nothing is installed, should the report not throw
   model::TileState& s = dispatcher.state();
   s.install_shared(index, desc, allocation, allocation, true);
   m_pending.push_back({am::fragment_address(model::TileRef::Space::Shared, index, 0),
@@ -80,20 +82,20 @@ void TileTop::load_shared(unsigned index, const model::TileDescriptor& desc, mod
 }
 
 void TileTop::set_gpr(int pe, unsigned selector, std::uint64_t value) {
-  require_before_start("set_gpr");
-  if (report_problem("set_gpr", model::TileState::gpr_problem(pe, selector)))
-    return;  // the state has no such register to write, should the report not throw
+  if (report_started("set_gpr") || report_problem("set_gpr", model::TileState::gpr_problem(pe, selector)))
+    return;  // nothing is written, should the report not throw
   dispatcher.state().set_gpr(pe, selector, value);
 }
 
 void TileTop::set_status(model::NumericFlags flags) {
-  require_before_start("set_status");
+  if (report_started("set_status")) return;  // nothing is written, should the report not throw
   dispatcher.state().set_status(flags);
 }
 
-void TileTop::require_before_start(const char* what) const {
-  if (sc_core::sc_start_of_simulation_invoked())
-    SC_REPORT_ERROR(name(), (std::string(what) + " after the simulation started: inputs are loaded before it").c_str());
+bool TileTop::report_started(const char* what) const {
+  const bool started = sc_core::sc_start_of_simulation_invoked();
+  if (started) SC_REPORT_ERROR(name(), (std::string(what) + " after the simulation started: inputs are loaded before it").c_str());
+  return started;
 }
 
 bool TileTop::report_problem(const char* what, const std::optional<std::string>& problem) const {

@@ -67,7 +67,9 @@ class TileTop : public sc_core::sc_module {
 
  private:
   void start_of_simulation() override;
-  void require_before_start(const char* what) const;
+  /// SC_REPORT_ERROR "what after the simulation started" if it has; whether it has (should the
+  /// report not throw, the caller returns: inputs change nothing once simulating).
+  bool report_started(const char* what) const;
   /// SC_REPORT_ERROR "what: problem" if there is a problem; whether there was one (should the
   /// report not throw, the caller returns).
   bool report_problem(const char* what, const std::optional<std::string>& problem) const;

@@ -182,7 +182,7 @@ TEST_CASE("Embedding: a tile that cannot be stored, or a register or PE that doe
 }
 
 TEST_CASE("Embedding: a tile reads as loaded before the simulation starts and after it, and the platform is traced once "
-          "and before the recorder opens",
+          "and before the recorder opens, and an error that only displays changes nothing",
           "[embedding]") {
   const platforms::ConfigResult config = platforms::load_config("", {});
   platforms::TileTop top("accelerator", config.params, model::AllocationSpec{}, false);
@@ -200,6 +200,17 @@ TEST_CASE("Embedding: a tile reads as loaded before the simulation starts and af
   CHECK(top.read_local(3, 2) == data[2]);
   CHECK(top.read_shared(7) == data[1]);
   CHECK(top.read_local(4, 0).empty());  // no tile there
+  // A platform whose errors do not throw (a VP that only displays them) loads no tile it cannot
+  // hold.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY);
+  model::TileDescriptor too_small = desc;
+  too_small.capacity_bytes = 128;
+  top.load_local(4, too_small, data);
+  top.load_shared(8, too_small, desc.pe_mask, data[0]);
+  CHECK(top.read_local(4, 0).empty());
+  CHECK(top.read_shared(8).empty());
+  CHECK_FALSE(top.dispatcher.state().local(4).allocated);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DEFAULT_ERROR_ACTIONS);
 
   traces::VcdRecorder rec(traces::VcdRecorder::Threading::InLine);
   top.trace_to(rec);
@@ -213,11 +224,19 @@ TEST_CASE("Embedding: a tile reads as loaded before the simulation starts and af
   CHECK(top.read_shared(7) == data[1]);
   CHECK(rec.close(0));
 
-  // A platform whose errors do not throw (a VP that only displays them) reads nothing from a PE
-  // that does not exist.
+  // Nor, once simulating, does it read from a PE that does not exist or change its inputs.
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY);
   CHECK(top.read_local(3, 9).empty());
   CHECK(top.read_shared(999).empty());
+  top.load_local(5, desc, data);
+  top.load_shared(8, desc, desc.pe_mask, data[0]);
+  top.set_gpr(0, 1, 42);
+  top.set_status(model::kFlagNX);
+  const model::TileState& state = top.dispatcher.state();
+  CHECK_FALSE(state.local(5).allocated);
+  CHECK_FALSE(state.shared(8).allocated);
+  CHECK(state.gpr(0, 1) == 0);
+  CHECK(state.status() == 0);
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DEFAULT_ERROR_ACTIONS);
 }
 
