@@ -14,7 +14,7 @@ if(TARGET ptosim)
   install(TARGETS ptosim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 install(DIRECTORY model interconnect traces engines platforms DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptosim
-        FILES_MATCHING PATTERN "*.h")
+        FILES_MATCHING PATTERN "*.h" PATTERN "commands.h" EXCLUDE)  # the program's own
 install(DIRECTORY platforms/configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/ptosim/configs)
 
 set(PTOSIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ptosim)
