@@ -13,8 +13,9 @@ install(TARGETS ${PTOSIM_LIBRARIES} EXPORT ptosimTargets ARCHIVE DESTINATION ${C
 if(TARGET ptosim)
   install(TARGETS ptosim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# The libraries' headers: not the program's commands.h, nor an empty folder for the configurations.
 install(DIRECTORY model interconnect traces engines platforms DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptosim
-        FILES_MATCHING PATTERN "*.h" PATTERN "commands.h" EXCLUDE)  # the program's own
+        FILES_MATCHING PATTERN "*.h" PATTERN "commands.h" EXCLUDE PATTERN "configs" EXCLUDE)
 install(DIRECTORY platforms/configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/ptosim/configs)
 
 set(PTOSIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ptosim)
