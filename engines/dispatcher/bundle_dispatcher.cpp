@@ -194,11 +194,16 @@ void BundleDispatcher::record_immediate(std::shared_ptr<InFlight> f) {
 }
 
 void BundleDispatcher::set_program(model::ProgramFrontEnd* program) {
-  if (sc_core::sc_start_of_simulation_invoked())
+  // Each refusal returns, should the report not throw: the program set stays as it was.
+  if (sc_core::sc_start_of_simulation_invoked()) {
     SC_REPORT_ERROR(name(), "set_program after the simulation started: the dispatcher runs the one program set before it");
+    return;
+  }
   if (program == m_program) return;
-  if (program && !program->claim())
+  if (program && !program->claim()) {
     SC_REPORT_ERROR(name(), "set_program: this ProgramFrontEnd already feeds a dispatcher (it is consumed as it runs: one per accelerator)");
+    return;
+  }
   if (m_program) m_program->release();  // replaced before it ran
   m_program = program;
 }

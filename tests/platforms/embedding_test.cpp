@@ -232,6 +232,9 @@ TEST_CASE("Embedding: a tile reads as loaded before the simulation starts and af
   top.load_shared(8, desc, desc.pe_mask, data[0]);
   top.set_gpr(0, 1, 42);
   top.set_status(model::kFlagNX);
+  model::ProgramFrontEnd late({});
+  top.dispatcher.set_program(&late);
+  CHECK(late.claim());  // not taken by the dispatcher
   const model::TileState& state = top.dispatcher.state();
   CHECK_FALSE(state.local(5).allocated);
   CHECK_FALSE(state.shared(8).allocated);
