@@ -179,6 +179,14 @@ TEST_CASE("Embedding: a tile that cannot be stored, or a register or PE that doe
   REQUIRE_THROWS_WITH(other.dispatcher.set_program(&front_end), Catch::Contains("already feeds a dispatcher"));
   top.dispatcher.set_program(&replacement);
   other.dispatcher.set_program(&front_end);
+  // Should the report not throw, a front end another dispatcher holds is not taken, and the one
+  // set stays.
+  model::ProgramFrontEnd own({});
+  other.dispatcher.set_program(&own);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY);
+  other.dispatcher.set_program(&replacement);  // top's
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DEFAULT_ERROR_ACTIONS);
+  CHECK_FALSE(own.claim());  // still other's
 }
 
 TEST_CASE("Embedding: a tile reads as loaded before the simulation starts and after it, and the platform is traced once "
