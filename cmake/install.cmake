@@ -18,10 +18,11 @@ install(DIRECTORY model interconnect traces engines platforms DESTINATION ${CMAK
         FILES_MATCHING PATTERN "*.h" PATTERN "commands.h" EXCLUDE PATTERN "configs" EXCLUDE)
 install(DIRECTORY platforms/configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/ptosim/configs)
 
-# The package finds the SystemC ptosim was built against as the build did: the design's
-# SystemC::systemc target, or the same version through pkg-config (a package that cannot have it
-# is not found, rather than failing the design's configuration).
-if(TARGET SystemC::systemc)
+# The package finds the SystemC ptosim was built against as the build did (ptosim_systemc's link):
+# the design's SystemC::systemc target, or the same version through pkg-config (a package that
+# cannot have it is not found, rather than failing the design's configuration).
+get_target_property(systemc_link ptosim_systemc INTERFACE_LINK_LIBRARIES)
+if(systemc_link STREQUAL "SystemC::systemc")
   set(PTOSIM_FIND_SYSTEMC "if(NOT TARGET SystemC::systemc)\n  find_dependency(SystemCLanguage)\nendif()")
 else()
   set(systemc "systemc=${PTOSIM_SYSTEMC_systemc_VERSION}")
