@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "platforms/strict_json.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <set>
 #include <utility>
 #include <vector>
@@ -15,8 +18,8 @@ using Json = nlohmann::json;
 /// each member against those before it, each number's text against its value.
 class StrictBuilder final : public nlohmann::json_sax<Json> {
  public:
-  StrictBuilder(Json& root, const JsonRules& rules, std::vector<std::string>& problems)
-      : m_root(root), m_rules(rules), m_problems(problems) {}
+  StrictBuilder(Json& root, const JsonRules& rules, std::vector<std::string>& problems, RoundedToWhole* rounded)
+      : m_root(root), m_rules(rules), m_problems(problems), m_rounded(rounded) {}
 
   bool null() override { return put(nullptr); }
   bool boolean(bool v) override { return put(v); }
@@ -25,6 +28,7 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
   bool number_float(number_float_t v, const string_t& text) override {
     // The parser hands on 0 for a number below a double's range: only its text tells.
     if (reads_as_zero(text, v)) note(at() + "'" + text + "' is too small to hold (it would read as 0)");
+    if (m_rounded && std::floor(v) == v && !number_text_is_whole(text)) (*m_rounded)[path()] = text;
     return put(v);
   }
   bool string(string_t& v) override { return put(std::move(v)); }
@@ -121,6 +125,7 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
   Json& m_root;
   const JsonRules& m_rules;
   std::vector<std::string>& m_problems;
+  RoundedToWhole* m_rounded;
   std::vector<Level> m_levels;
 };
 
@@ -130,9 +135,47 @@ bool reads_as_zero(const std::string& number, double value) {
   return value == 0 && number.substr(0, number.find_first_of("eE")).find_first_of("123456789") != std::string::npos;
 }
 
-std::optional<Json> parse_strict_json(const std::string& text, const JsonRules& rules, std::vector<std::string>& problems) {
+bool number_text_is_whole(const std::string& number) {
+  // The significand's digits, and how many of them stand before the point once the exponent moved it.
+  std::size_t i = number.find_first_not_of(" \t");
+  if (i == std::string::npos) return false;
+  if (number[i] == '-') ++i;
+  std::string digits;
+  long before_point = 0;
+  const auto take_digits = [&] {
+    const std::size_t start = i;
+    while (i < number.size() && std::isdigit(static_cast<unsigned char>(number[i]))) digits += number[i++];
+    return static_cast<long>(i - start);
+  };
+  before_point = take_digits();
+  if (before_point == 0) return false;
+  if (i < number.size() && number[i] == '.') {
+    ++i;
+    if (take_digits() == 0) return false;
+  }
+  if (i < number.size() && (number[i] == 'e' || number[i] == 'E')) {
+    ++i;
+    const bool negative = i < number.size() && number[i] == '-';
+    if (i < number.size() && (number[i] == '-' || number[i] == '+')) ++i;
+    long exponent = 0;
+    const std::size_t start = i;
+    // Past the digits' count the exponent decides nothing more: it saturates there.
+    const long limit = static_cast<long>(digits.size()) + 1;
+    for (; i < number.size() && std::isdigit(static_cast<unsigned char>(number[i])); ++i)
+      exponent = std::min(limit, exponent * 10 + (number[i] - '0'));
+    if (i == start) return false;
+    before_point += negative ? -exponent : exponent;
+  }
+  if (number.find_first_not_of(" \t", i) != std::string::npos) return false;
+  for (std::size_t d = static_cast<std::size_t>(std::max(0L, before_point)); d < digits.size(); ++d)
+    if (digits[d] != '0') return false;
+  return true;
+}
+
+std::optional<Json> parse_strict_json(const std::string& text, const JsonRules& rules, std::vector<std::string>& problems,
+                                      RoundedToWhole* rounded) {
   Json root;
-  StrictBuilder builder(root, rules, problems);
+  StrictBuilder builder(root, rules, problems, rounded);
   const std::size_t before = problems.size();
   if (!Json::sax_parse(text, &builder) || problems.size() != before) return std::nullopt;
   return root;

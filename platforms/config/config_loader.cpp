@@ -107,14 +107,16 @@ void set_in_range(const std::string& origin, const std::string& key, const Json&
   p.set(v);
 }
 
-/// Sets `key` to `value`, read from `shown` (a --set's text, a file's JSON value).
-void apply(const std::string& origin, const std::string& key, const Json& value, const std::string& shown,
+/// Sets `key` to `value`, read from `shown` (a --set's text, a file's JSON value); `whole` is false
+/// for a number written with a fraction though it reads as a whole number (0.99999999999999999).
+void apply(const std::string& origin, const std::string& key, const Json& value, const std::string& shown, bool whole,
            std::vector<model::ParamInfo>& table, std::vector<std::string>& errors) {
   for (const model::ParamInfo& p : table) {
     if (p.key != key) continue;
     switch (p.kind) {
       case model::ParamInfo::Kind::Integer:
-        if (!value.is_number() || (value.is_number_float() && std::floor(value.get<double>()) != value.get<double>())) {
+        if (!value.is_number() || !whole ||
+            (value.is_number_float() && std::floor(value.get<double>()) != value.get<double>())) {
           errors.push_back(origin + ": " + key + ": expected a whole number in " + p.range_text() + " (" + p.unit +
                            "), got " + shown);
           return;
@@ -151,7 +153,8 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
     return;
   }
   std::vector<std::string> problems;
-  const auto parsed = parse_strict_json(*text, kConfigRules, problems);
+  RoundedToWhole rounded;
+  const auto parsed = parse_strict_json(*text, kConfigRules, problems, &rounded);
   if (!parsed) {
     for (const std::string& problem : problems) errors.push_back(file + ": " + problem);
     return;
@@ -165,7 +168,11 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
   flatten(j, "", table, entries);
   for (const auto& [key, value] : entries) {
     try {
-      apply(file, key, value, value.dump(), table, errors);
+      const auto text = rounded.find(key);
+      if (text == rounded.end())
+        apply(file, key, value, value.dump(), true, table, errors);
+      else  // shown as written: as JSON reads it, it would look whole
+        apply(file, key, value, text->second, false, table, errors);
     } catch (const Json::exception& e) {
       errors.push_back(file + ": " + key + ": " + e.what());
     }
@@ -202,7 +209,8 @@ ConfigResult load_config(const std::string& file, const std::vector<std::string>
         continue;
       }
       const auto first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
-      apply("--set", key, value, text.substr(first, last - first + 1), table, result.errors);
+      apply("--set", key, value, text.substr(first, last - first + 1), !value.is_number() || number_text_is_whole(text),
+            table, result.errors);
     }
     for (const std::string& e : result.params.validate()) result.errors.push_back("out of range: " + e);
   } catch (const std::exception& e) {  // a defect here must not escape as an abort

@@ -54,6 +54,19 @@ TEST_CASE("Unknown keys, wrong types and out-of-range values are errors naming t
                   "--set: clock.period_ps: expected a whole number in [1, 1000000] (ps), got 1.5"));
   const auto fraction = load_config("", {"cube.fill_cycles=2.5"});
   CHECK(has_error(fraction.errors, "cube.fill_cycles"));
+  // A fraction too fine for a double reads as a whole number: its text tells, in a file or --set.
+  CHECK(has_error(load_config("", {"local_memory.ports=1.99999999999999999"}).errors,
+                  "--set: local_memory.ports: expected a whole number in [1, 64] (ports), got 1.99999999999999999"));
+  CHECK(has_error(load_config(write(R"({ "local_memory": { "ports": 1.99999999999999999 } })"), {}).errors,
+                  "local_memory.ports: expected a whole number in [1, 64] (ports), got 1.99999999999999999"));
+  const auto written_whole = load_config(write(R"({ "local_memory": { "ports": 3.0 } })"), {"cube.fill_cycles=1.2e1"});
+  REQUIRE(written_whole.errors.empty());
+  CHECK(written_whole.params.local_memory.ports == 3);
+  CHECK(written_whole.params.cube.fill_cycles == 12);
+  // A real-valued key takes the nearest double, as ever.
+  const auto real = load_config("", {"sfu.class.row_reduce.startup_cycles=2.99999999999999999"});
+  REQUIRE(real.errors.empty());
+  CHECK(real.params.sfu.of(ptosim::model::SfuOpClass::RowReduce).startup_cycles == 3);
   const auto range = load_config("", {"local_memory.ports=0"});
   CHECK(has_error(range.errors, "local_memory.ports: 0 is outside [1, 64]"));
   // Checked before storing: 1e20 does not fit the integer field (it would wrap to an in-range 0).

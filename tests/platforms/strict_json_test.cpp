@@ -77,3 +77,23 @@ TEST_CASE("A syntax error between an object's members names the object, not the 
   CHECK(problem(R"({"a": {"b": 1}, "c" 2})").rfind("c: invalid JSON:", 0) == 0);  // a member without its ':'
   CHECK(problem(R"({"a": [1, {"b": 1} x]})").rfind("a[2]: invalid JSON:", 0) == 0);  // after an array's second element
 }
+
+TEST_CASE("A number's text says whether it is whole, which its value alone cannot", "[json]") {
+  using ptosim::platforms::number_text_is_whole;
+  for (const char* whole : {"0", "-0", "12", "-0.0", "1e3", "1.5e1", "10e-1", "2.000", "1E+2", " 7 ", "1e999999999999999999", "0e-5"})
+    CHECK(number_text_is_whole(whole));
+  for (const char* not_whole : {"0.99999999999999999", "4096.0000000000001", "1e-1", "1.25e1", "-2.5", "1e-999999999999999999",
+                                "", "x", "1.", ".5", "1e", "--1", "1 2", "0x10"})
+    CHECK_FALSE(number_text_is_whole(not_whole));
+}
+
+TEST_CASE("A strict JSON parse names the numbers that read as whole though they are not", "[json]") {
+  std::vector<std::string> problems;
+  ptosim::platforms::RoundedToWhole rounded;
+  const auto parsed = parse_strict_json(R"({"a": {"b": 0.99999999999999999, "c": 2.0, "d": 0.5}, "e": [4096.0000000000001]})",
+                                        kRules, problems, &rounded);
+  REQUIRE(parsed);
+  CHECK(problems.empty());
+  CHECK(rounded == ptosim::platforms::RoundedToWhole{{"a.b", "0.99999999999999999"}, {"e[0]", "4096.0000000000001"}});
+  CHECK((*parsed)["a"]["b"] == 1.0);  // the value stays what a plain parse reads
+}
