@@ -66,6 +66,30 @@ NumericFlags host_expand(bool row, const Tiles t) {
   return scope.flags();
 }
 
+// FP16, BF16 and TF32 ADD/SUB in binary32, rounded again to the format (sfu_host_float.h).
+template <DataType T, Arith A>
+NumericFlags narrow_host_expand(bool row, const Tiles t) {
+  using N = Narrow<T>;
+  using Lane = typename N::Lane;
+  HostFlagScope scope;
+  NarrowRounding<T> rounding;
+  const auto apply = [&](Lane x, float b) {
+    const float v = N::to_binary32(x);
+    return N::from_binary32(host_bits(rounding.round(A == Arith::Add ? v + b : v - b)));
+  };
+  for (std::uint32_t r = 0; r < t.valid_rows; ++r) {
+    const std::size_t base = std::size_t{r} * t.cols;
+    if (row) {
+      const float b = N::to_binary32(lane_at<Lane>(t.bcast, r));
+      for (std::uint32_t c = 0; c < t.valid_cols; ++c) set_lane<Lane>(t.dst, base + c, apply(lane_at<Lane>(t.src, base + c), b));
+    } else {
+      for (std::uint32_t c = 0; c < t.valid_cols; ++c)
+        set_lane<Lane>(t.dst, base + c, apply(lane_at<Lane>(t.src, base + c), N::to_binary32(lane_at<Lane>(t.bcast, c))));
+    }
+  }
+  return scope.flags() | rounding.flags();
+}
+
 template <DataType T>
 struct ExpandKernel {
   using Ops = numeric::TypedOps<T>;
@@ -89,6 +113,9 @@ struct ExpandKernel {
     if constexpr ((T == DataType::FP32 || T == DataType::FP64) && kHostArith) {
       if (host_float_enabled())
         return host_expand<std::conditional_t<T == DataType::FP32, float, double>, A>(row, t);
+    } else if constexpr ((T == DataType::FP16 || T == DataType::BF16 || T == DataType::TF32) &&
+                         (A == Arith::Add || A == Arith::Sub)) {
+      if (host_float_enabled()) return narrow_host_expand<T, A>(row, t);
     }
     NumericFlags f = 0;
     for (std::uint32_t r = 0; r < t.valid_rows; ++r) {

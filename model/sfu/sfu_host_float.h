@@ -5,12 +5,14 @@
 // which are the profile's flags for these operations (tininess after rounding). A produced NaN
 // only needs the canonical encoding. host_float_matches_profile() checks those properties once,
 // at run time; where they do not hold the kernels use numeric::TypedOps instead.
+// FP16, BF16 and TF32 sums take the same path in binary32, rounded again in software (Narrow).
 #pragma once
 
 #include <cfenv>
 #include <cstdint>
 #include <cstring>
 
+#include "model/numeric/data_type.h"
 #include "model/numeric/flags.h"
 
 namespace ptosim::model::sfu_detail {
@@ -67,5 +69,90 @@ inline typename HostFloat<Float>::Bits profile_bits(Float f) {
   std::memcpy(&b, &f, sizeof b);
   return f != f ? HostFloat<Float>::kCanonicalNaN : b;
 }
+
+/// The bits of a binary32 value.
+inline std::uint32_t host_bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+/// FP16, BF16 and TF32 as binary32 values, which hold each of their values exactly. A sum of two
+/// of them rounded to binary32 and then to the format is the sum correctly rounded to the format:
+/// binary32's 24 bits are at least 2p + 2 for their p = 11, 8 and 11 significand bits (so
+/// rounding twice is innocuous), and a sum tiny enough to be subnormal in the format is exact.
+/// kDropped: the binary32 fraction bits the format lacks; kMaxBits: its largest finite magnitude,
+/// as binary32 bits.
+template <DataType T>
+struct Narrow;
+template <>
+struct Narrow<DataType::FP16> {
+  using Lane = std::uint16_t;
+  static constexpr unsigned kDropped = 13;
+  static constexpr std::uint32_t kMaxBits = 0x477FE000;  // 65504
+  static float to_binary32(Lane v) {
+    // The fields moved into binary32's places, then rebiased by an exact multiplication (which
+    // also makes a subnormal normal); infinities and NaNs take binary32's top exponent instead.
+    const std::uint32_t moved = std::uint32_t{v & 0x7FFFu} << 13;
+    const std::uint32_t finite = host_bits(host_value<float>(moved) * 0x1p112f);
+    const std::uint32_t magnitude = (v & 0x7C00) == 0x7C00 ? moved | 0x7F800000 : finite;
+    return host_value<float>(std::uint32_t{v & 0x8000u} << 16 | magnitude);
+  }
+  /// `u`: a binary32 value FP16 holds, or an infinity, or a NaN (canonical in FP16).
+  static Lane from_binary32(std::uint32_t u) {
+    const std::uint32_t a = u & 0x7FFFFFFF;
+    // The inverse rebias: exact, a value below FP16's normals becoming binary32's subnormal of the
+    // same fraction bits.
+    const std::uint32_t finite = host_bits(host_value<float>(a) * 0x1p-112f) >> 13;
+    const std::uint32_t magnitude = a < 0x7F800000 ? finite : a == 0x7F800000 ? 0x7C00 : 0x7E00;
+    return static_cast<Lane>(a > 0x7F800000 ? magnitude : ((u >> 16) & 0x8000) | magnitude);
+  }
+};
+template <>
+struct Narrow<DataType::BF16> {
+  using Lane = std::uint16_t;
+  static constexpr unsigned kDropped = 16;
+  static constexpr std::uint32_t kMaxBits = 0x7F7F0000;
+  static float to_binary32(Lane v) { return host_value<float>(std::uint32_t{v} << 16); }
+  static Lane from_binary32(std::uint32_t u) {
+    return (u & 0x7FFFFFFF) > 0x7F800000 ? Lane{0x7FC0} : static_cast<Lane>(u >> 16);
+  }
+};
+template <>
+struct Narrow<DataType::TF32> {
+  using Lane = std::uint32_t;  ///< binary32's layout, the 13 lowest bits not part of the value
+  static constexpr unsigned kDropped = 13;
+  static constexpr std::uint32_t kMaxBits = 0x7F7FE000;
+  static float to_binary32(Lane v) { return host_value<float>(v & 0xFFFFE000); }
+  static Lane from_binary32(std::uint32_t u) { return (u & 0x7FFFFFFF) > 0x7F800000 ? Lane{0x7FC00000} : u; }
+};
+
+/// A binary32 sum rounded again to format T's precision (round-to-nearest-even on the bits), which
+/// records what the host's status cannot: a step whose second rounding was inexact, or overflowed
+/// (a finite sum past the format's largest value becomes an infinity). Infinities and NaNs pass
+/// unchanged (the host's status has their flags).
+template <DataType T>
+class NarrowRounding {
+ public:
+  float round(float sum) {
+    using N = Narrow<T>;
+    constexpr std::uint32_t kLow = (std::uint32_t{1} << N::kDropped) - 1;
+    const std::uint32_t u = host_bits(sum);
+    const std::uint32_t nearest = (u + (kLow >> 1) + ((u >> N::kDropped) & 1)) & ~kLow;
+    const bool finite = (u & 0x7F800000) != 0x7F800000;
+    const bool over = finite && (nearest & 0x7FFFFFFF) > N::kMaxBits;
+    const std::uint32_t r = !finite ? u : over ? (u & 0x80000000) | 0x7F800000 : nearest;
+    m_inexact |= u ^ r;
+    m_overflow |= over;
+    return host_value<float>(r);
+  }
+  NumericFlags flags() const {
+    return static_cast<NumericFlags>((m_inexact != 0 ? kFlagNX : 0) | (m_overflow ? kFlagOF | kFlagNX : 0));
+  }
+
+ private:
+  std::uint32_t m_inexact = 0;
+  bool m_overflow = false;
+};
 
 }  // namespace ptosim::model::sfu_detail

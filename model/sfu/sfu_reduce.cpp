@@ -119,53 +119,78 @@ struct Folder {
   }
 };
 
-// FP32/FP64 SUM and PROD with the host's arithmetic (sfu_host_float.h): the same folds, the
-// flags from the host's sticky status over the whole kernel, NaN results made canonical.
+// The host path's arithmetic (sfu_host_float.h): FP32/FP64 SUM and PROD in the host's own
+// format; FP16, BF16 and TF32 SUM in binary32, each step rounded again to the format.
 template <typename Float, Fold F>
+struct HostArith {
+  using Lane = typename HostFloat<Float>::Bits;
+  using Acc = Float;
+  static constexpr Acc kIdentity = F == Fold::Sum ? Float(0) : Float(1);
+  static Acc load(Lane v) { return host_value<Float>(v); }
+  static Lane store(Acc a) { return profile_bits(a); }
+  Acc step(Acc acc, Acc v) const { return F == Fold::Sum ? acc + v : acc * v; }
+  NumericFlags flags() const { return 0; }
+};
+template <DataType T>
+struct NarrowSumArith {
+  using Lane = typename Narrow<T>::Lane;
+  using Acc = float;
+  static constexpr Acc kIdentity = 0.0f;
+  static Acc load(Lane v) { return Narrow<T>::to_binary32(v); }
+  static Lane store(Acc a) { return Narrow<T>::from_binary32(host_bits(a)); }
+  Acc step(Acc acc, Acc v) { return rounding.round(acc + v); }
+  NumericFlags flags() const { return rounding.flags(); }
+  NarrowRounding<T> rounding;
+};
+
+// The same folds with host arithmetic: the flags from the host's sticky status over the whole
+// kernel and what the arithmetic recorded, NaN results made canonical.
+template <typename Arith>
 struct HostFolder {
-  using Bits = typename HostFloat<Float>::Bits;
-  static Float step(Float acc, Float v) { return F == Fold::Sum ? acc + v : acc * v; }
-  static constexpr Float kIdentity = F == Fold::Sum ? Float(0) : Float(1);
+  using Lane = typename Arith::Lane;
+  using Acc = typename Arith::Acc;
 
   template <std::uint32_t G>
-  static void row_group(const std::uint8_t* src, std::uint32_t r0, std::uint32_t vc, std::uint32_t cols,
+  static void row_group(Arith& arith, const std::uint8_t* src, std::uint32_t r0, std::uint32_t vc, std::uint32_t cols,
                         std::uint8_t* dst) {
-    Float acc[G];
+    Acc acc[G];
     const std::uint8_t* row[G];
     for (std::uint32_t k = 0; k < G; ++k) {
-      acc[k] = kIdentity;
-      row[k] = src + std::size_t{r0 + k} * cols * sizeof(Bits);
+      acc[k] = Arith::kIdentity;
+      row[k] = src + std::size_t{r0 + k} * cols * sizeof(Lane);
     }
     for (std::uint32_t c = 0; c < vc; ++c)
-      for (std::uint32_t k = 0; k < G; ++k) acc[k] = step(acc[k], host_value<Float>(lane_at<Bits>(row[k], c)));
-    for (std::uint32_t k = 0; k < G; ++k) set_lane<Bits>(dst, r0 + k, profile_bits(acc[k]));
+      for (std::uint32_t k = 0; k < G; ++k) acc[k] = arith.step(acc[k], Arith::load(lane_at<Lane>(row[k], c)));
+    for (std::uint32_t k = 0; k < G; ++k) set_lane<Lane>(dst, r0 + k, Arith::store(acc[k]));
   }
 
   static NumericFlags rows(const std::uint8_t* src, std::uint32_t vr, std::uint32_t vc, std::uint32_t cols,
                            std::uint8_t* dst) {
     HostFlagScope scope;
+    Arith arith;
     std::uint32_t r = 0;
-    for (; r + kRowGroup <= vr; r += kRowGroup) row_group<kRowGroup>(src, r, vc, cols, dst);
-    for (; r < vr; ++r) row_group<1>(src, r, vc, cols, dst);
-    return scope.flags();
+    for (; r + kRowGroup <= vr; r += kRowGroup) row_group<kRowGroup>(arith, src, r, vc, cols, dst);
+    for (; r < vr; ++r) row_group<1>(arith, src, r, vc, cols, dst);
+    return scope.flags() | arith.flags();
   }
 
   static NumericFlags columns(const std::uint8_t* src, std::uint32_t vr, std::uint32_t vc, std::uint32_t cols,
                               std::uint8_t* dst) {
     HostFlagScope scope;
+    Arith arith;
     // Column strips whose accumulators stay in L1; every column still folds rows 0..vr-1 in order.
     constexpr std::uint32_t kStrip = 1024;
-    Float acc[kStrip];
+    Acc acc[kStrip];
     for (std::uint32_t c0 = 0; c0 < vc; c0 += kStrip) {
       const std::uint32_t n = vc - c0 < kStrip ? vc - c0 : kStrip;
-      for (std::uint32_t c = 0; c < n; ++c) acc[c] = kIdentity;
+      for (std::uint32_t c = 0; c < n; ++c) acc[c] = Arith::kIdentity;
       for (std::uint32_t r = 0; r < vr; ++r) {
-        const std::uint8_t* row_bytes = src + (std::size_t{r} * cols + c0) * sizeof(Bits);
-        for (std::uint32_t c = 0; c < n; ++c) acc[c] = step(acc[c], host_value<Float>(lane_at<Bits>(row_bytes, c)));
+        const std::uint8_t* row_bytes = src + (std::size_t{r} * cols + c0) * sizeof(Lane);
+        for (std::uint32_t c = 0; c < n; ++c) acc[c] = arith.step(acc[c], Arith::load(lane_at<Lane>(row_bytes, c)));
       }
-      for (std::uint32_t c = 0; c < n; ++c) set_lane<Bits>(dst, c0 + c, profile_bits(acc[c]));
+      for (std::uint32_t c = 0; c < n; ++c) set_lane<Lane>(dst, c0 + c, Arith::store(acc[c]));
     }
-    return scope.flags();
+    return scope.flags() | arith.flags();
   }
 };
 
@@ -185,12 +210,14 @@ struct ReduceKernel {
   static NumericFlags go(bool row, const TileDescriptor& sd, const std::uint8_t* src, std::uint8_t* dst) {
     if constexpr ((T == DataType::FP32 || T == DataType::FP64) && (F == Fold::Sum || F == Fold::Prod)) {
       using Float = std::conditional_t<T == DataType::FP32, float, double>;
-      using Host = HostFolder<Float, F>;
-      if (host_float_enabled())
-        return row ? Host::rows(src, sd.valid_rows, sd.valid_cols, sd.cols, dst)
-                   : Host::columns(src, sd.valid_rows, sd.valid_cols, sd.cols, dst);
+      if (host_float_enabled()) return fold<HostFolder<HostArith<Float, F>>>(row, sd, src, dst);
+    } else if constexpr ((T == DataType::FP16 || T == DataType::BF16 || T == DataType::TF32) && F == Fold::Sum) {
+      if (host_float_enabled()) return fold<HostFolder<NarrowSumArith<T>>>(row, sd, src, dst);
     }
-    using Fo = Folder<T, F>;
+    return fold<Folder<T, F>>(row, sd, src, dst);
+  }
+  template <typename Fo>
+  static NumericFlags fold(bool row, const TileDescriptor& sd, const std::uint8_t* src, std::uint8_t* dst) {
     return row ? Fo::rows(src, sd.valid_rows, sd.valid_cols, sd.cols, dst)
                : Fo::columns(src, sd.valid_rows, sd.valid_cols, sd.cols, dst);
   }
