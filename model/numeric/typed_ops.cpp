@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Out-of-line parts of the fast paths: exact-path lookup tables and the binary64 exp shortcut.
+// Out-of-line parts of the fast paths: lookup tables and the binary64 exp shortcut.
 #include "model/numeric/typed_ops.h"
 
 #include "model/numeric/exp_engine.h"
@@ -57,6 +57,18 @@ std::unique_ptr<std::uint16_t[]> build_table(DataType t, TableOp op) {
       case TableOp::Exp: r = exact::exp(t, a, f); break;
     }
     table[i] = static_cast<std::uint16_t>(r | (std::uint64_t{f} << 8));
+  }
+  return table;
+}
+
+std::unique_ptr<std::uint32_t[]> build_exp_table(DataType t) {
+  auto table = std::make_unique<std::uint32_t[]>(0x10000);
+  for (std::uint32_t a = 0; a < 0x10000; ++a) {
+    NumericFlags f = 0;
+    const auto lane = static_cast<std::uint16_t>(a);
+    const std::uint16_t r = t == DataType::FP16 ? SoftFloatOps<DataType::FP16>::computed_exp(lane, f)
+                                                : SoftFloatOps<DataType::BF16>::computed_exp(lane, f);
+    table[a] = r | std::uint32_t{f} << 16;
   }
   return table;
 }

@@ -265,6 +265,16 @@ struct SoftFloatTraits<DataType::TF32> : Fp32LikeTraits<10, 13, 0xFFFFE000, 31, 
 template <>
 struct SoftFloatTraits<DataType::HF32> : Fp32LikeTraits<11, 12, 0xFFFFF000, 31, 0x7FC00000> {};
 
+/// e^x of every FP16 or BF16 encoding (entry = result | flags << 16), computed once by the paths
+/// below on first use (about 2 ms): softmax-like work takes e^x of every element, and a lookup
+/// costs a fraction of the computation.
+std::unique_ptr<std::uint32_t[]> build_exp_table(DataType t);
+template <DataType T>
+inline const std::uint32_t* exp_table() {
+  static const std::unique_ptr<std::uint32_t[]> t = build_exp_table(T);
+  return t.get();
+}
+
 /// e^x rounded to FP32 from the binary64 enclosure when x != 0 and the result is a normal FP32
 /// number (only NX applies); false when that does not hold or the rounding test cannot decide.
 bool exp_fast_fp32(double x, std::uint32_t& bits);
@@ -302,6 +312,16 @@ struct SoftFloatOps {
   static Lane max(Lane a, Lane b, NumericFlags& f) { return MM::template select<true>(a, b, f); }
   static Lane min(Lane a, Lane b, NumericFlags& f) { return MM::template select<false>(a, b, f); }
   static Lane exp(Lane a, NumericFlags& f) {
+    if constexpr (lane_bits(T) == 16) {
+      const std::uint32_t e = exp_table<T>()[a];
+      f |= static_cast<NumericFlags>(e >> 16);
+      return static_cast<Lane>(e);
+    } else {
+      return computed_exp(a, f);
+    }
+  }
+  /// e^x from the binary64 enclosure, or the exact path where it cannot decide.
+  static Lane computed_exp(Lane a, NumericFlags& f) {
     std::uint64_t bits = 0;
     if (!Tr::special(a) && exp_fast_soft(T, Tr::to_double(a), bits, f)) return static_cast<Lane>(bits);
     return static_cast<Lane>(exact::exp(T, a, f));
