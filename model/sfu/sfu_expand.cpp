@@ -114,8 +114,17 @@ struct ExpandKernel {
       if (host_float_enabled())
         return host_expand<std::conditional_t<T == DataType::FP32, float, double>, A>(row, t);
     } else if constexpr ((T == DataType::FP16 || T == DataType::BF16 || T == DataType::TF32) &&
-                         (A == Arith::Add || A == Arith::Sub)) {
-      if (host_float_enabled()) return narrow_host_expand<T, A>(row, t);
+                         (A == Arith::Add || A == Arith::Sub || A == Arith::ExpDif)) {
+      if (host_float_enabled()) {
+        if constexpr (A != Arith::ExpDif) return narrow_host_expand<T, A>(row, t);
+        // EXPDIF's two rounded stages: the differences on the host path, then e^x of each (outside
+        // the host status the first stage reads).
+        NumericFlags f = narrow_host_expand<T, Arith::Sub>(row, t);
+        for (std::uint32_t r = 0; r < t.valid_rows; ++r)
+          for (std::size_t i = std::size_t{r} * t.cols, end = i + t.valid_cols; i < end; ++i)
+            set_lane<Lane>(t.dst, i, Ops::exp(lane_at<Lane>(t.dst, i), f));
+        return f;
+      }
     }
     NumericFlags f = 0;
     for (std::uint32_t r = 0; r < t.valid_rows; ++r) {

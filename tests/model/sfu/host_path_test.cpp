@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The SFU's host path for FP16, BF16 and TF32 sums and broadcast ADD/SUB (binary32 steps rounded
-// again to the format) against the portable path (numeric::TypedOps), result bits and flags alike,
-// on values chosen
-// to reach each case of the second rounding: ties near one, sums whose binary32 step is itself
-// inexact, overflow, subnormals, and sparse infinities and NaNs. The portable path is checked
-// against the reference fold by the property tests.
+// The SFU's host path for FP16, BF16 and TF32 sums and broadcast ADD/SUB/EXPDIF (binary32 steps
+// rounded again to the format) against the portable path (numeric::TypedOps), result bits and
+// flags alike, on values chosen to reach each case of the second rounding: ties near one, sums
+// whose binary32 step is itself inexact, overflow, subnormals, and sparse infinities and NaNs.
+// The portable path is checked against the reference fold by the property tests.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -64,7 +63,8 @@ struct Result {
 };
 
 bool is_row_form(Operation op) {
-  return op == Operation::TROWSUM || op == Operation::TROWEXPANDADD || op == Operation::TROWEXPANDSUB;
+  return op == Operation::TROWSUM || op == Operation::TROWEXPANDADD || op == Operation::TROWEXPANDSUB ||
+         op == Operation::TROWEXPANDEXPDIF;
 }
 
 /// Runs `op` on PE 0: a reduction of `data`, or an expansion of `data` with `bcast` (a column for
@@ -101,7 +101,7 @@ Result reduce(Operation op, const TileDescriptor& src, const std::vector<std::ui
   return execute(op, src, data, {}, host);
 }
 
-TEST_CASE("SFU host path: FP16, BF16 and TF32 sums and broadcast ADD/SUB match the portable path bit for bit, flags too", "[sfu]") {
+TEST_CASE("SFU host path: FP16, BF16 and TF32 sums and broadcast ADD/SUB/EXPDIF match the portable path bit for bit, flags too", "[sfu]") {
   REQUIRE(sfu_detail::host_float_matches_profile());  // else the host path is never taken
   std::mt19937_64 rng(0x4A5);
   const std::uint32_t shapes[][2] = {{1, 1}, {3, 7}, {8, 64}, {17, 33}, {64, 64}, {5, 1100}};
@@ -124,7 +124,8 @@ TEST_CASE("SFU host path: FP16, BF16 and TF32 sums and broadcast ADD/SUB match t
           const std::vector<std::uint8_t> data = values(src.storage_bytes() / bytes);
           const std::vector<std::uint8_t> column = values(shape[0]), row = values(shape[1]);
           for (const Operation op : {Operation::TROWSUM, Operation::TCOLSUM, Operation::TROWEXPANDADD,
-                                     Operation::TROWEXPANDSUB, Operation::TCOLEXPANDADD, Operation::TCOLEXPANDSUB}) {
+                                     Operation::TROWEXPANDSUB, Operation::TCOLEXPANDADD, Operation::TCOLEXPANDSUB,
+                                     Operation::TROWEXPANDEXPDIF, Operation::TCOLEXPANDEXPDIF}) {
             const std::vector<std::uint8_t>& bcast = is_row_form(op) ? column : row;
             const Result host = execute(op, src, data, bcast, true);
             const Result portable = execute(op, src, data, bcast, false);
@@ -138,7 +139,7 @@ TEST_CASE("SFU host path: FP16, BF16 and TF32 sums and broadcast ADD/SUB match t
       }
     }
   }
-  CHECK(cases == 3 * 5 * 6 * 20 * 6);
+  CHECK(cases == 3 * 5 * 6 * 20 * 8);
 }
 
 TEST_CASE("SFU host path: each flag of a narrow sum comes from where the portable path raises it", "[sfu]") {
