@@ -66,7 +66,8 @@ NumericFlags host_expand(bool row, const Tiles t) {
   return scope.flags();
 }
 
-// FP16, BF16 and TF32 ADD/SUB in binary32, rounded again to the format (sfu_host_float.h).
+// FP16, BF16 and TF32 ADD/SUB, and FP16 MUL/DIV, in binary32, rounded again to the format
+// (sfu_host_float.h).
 template <DataType T, Arith A>
 NumericFlags narrow_host_expand(bool row, const Tiles t) {
   using N = Narrow<T>;
@@ -75,7 +76,19 @@ NumericFlags narrow_host_expand(bool row, const Tiles t) {
   NarrowRounding<T> rounding;
   const auto apply = [&](Lane x, float b) {
     const float v = N::to_binary32(x);
-    return N::from_binary32(host_bits(rounding.round(A == Arith::Add ? v + b : v - b)));
+    float r;
+    if constexpr (A == Arith::Add) r = rounding.round(v + b);
+    else if constexpr (A == Arith::Sub) r = rounding.round(v - b);
+    else if constexpr (A == Arith::Mul) r = rounding.round_any(v * b, true);
+    else {
+      const float q = v / b;
+      // Only a result below FP16's normals asks whether the quotient was exact (the host status has
+      // the others'), and that quotient is finite and not zero, as is b (v / inf is 0, v / 0 is not
+      // finite): binary64 holds q * b, which gives v back iff q held the quotient, and raises no flag.
+      const bool below_normals = (host_bits(q) & 0x7FFFFFFF) < 0x38800000;
+      r = rounding.round_any(q, !below_normals || q == 0 || static_cast<double>(q) * b == static_cast<double>(v));
+    }
+    return N::from_binary32(host_bits(r));
   };
   for (std::uint32_t r = 0; r < t.valid_rows; ++r) {
     const std::size_t base = std::size_t{r} * t.cols;
@@ -114,7 +127,8 @@ struct ExpandKernel {
       if (host_float_enabled())
         return host_expand<std::conditional_t<T == DataType::FP32, float, double>, A>(row, t);
     } else if constexpr ((T == DataType::FP16 || T == DataType::BF16 || T == DataType::TF32) &&
-                         (A == Arith::Add || A == Arith::Sub || A == Arith::ExpDif)) {
+                         (A == Arith::Add || A == Arith::Sub || A == Arith::ExpDif ||
+                          (T == DataType::FP16 && (A == Arith::Mul || A == Arith::Div)))) {
       if (host_float_enabled()) {
         if constexpr (A != Arith::ExpDif) return narrow_host_expand<T, A>(row, t);
         // EXPDIF's two rounded stages: the differences on the host path, then e^x of each (outside

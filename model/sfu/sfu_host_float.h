@@ -146,13 +146,34 @@ class NarrowRounding {
     m_overflow |= over;
     return host_value<float>(r);
   }
+  /// FP16 only, for a product or quotient: `result` is the binary32 rounding of the exact value,
+  /// `exact` whether it held it. Binary32 holds every FP16 product exactly and rounds a quotient
+  /// of FP16 values without crossing or reaching an FP16 midpoint (|x - m| > 2^-24 |x| unless
+  /// x = m), and neither leaves binary32's normal range. A result below FP16's normals goes to its
+  /// subnormal grid instead (UF when tiny after rounding and inexact).
+  float round_any(float result, bool exact) {
+    static_assert(T == DataType::FP16, "binary32 keeps FP16 products and quotients normal");
+    const std::uint32_t u = host_bits(result);
+    const std::uint32_t a = u & 0x7FFFFFFF;
+    if (a >= 0x38800000) {  // 2^-14 and up, infinities and NaNs: as a sum (host NX covers !exact)
+      return round(result);
+    }
+    // Adding 0.5 leaves 2^-24 as the last place: the host's rounding to nearest-even is the grid's.
+    const std::uint32_t r = host_bits((host_value<float>(a) + 0.5f) - 0.5f) | (u & 0x80000000);
+    const bool inexact = !exact || r != u;
+    m_inexact |= inexact ? 1 : 0;
+    m_underflow |= inexact && a < 0x387FF000;  // tiny: below 2^-14 - 2^-26, which rounds up to 2^-14
+    return host_value<float>(r);
+  }
   NumericFlags flags() const {
-    return static_cast<NumericFlags>((m_inexact != 0 ? kFlagNX : 0) | (m_overflow ? kFlagOF | kFlagNX : 0));
+    return static_cast<NumericFlags>((m_inexact != 0 ? kFlagNX : 0) | (m_overflow ? kFlagOF | kFlagNX : 0) |
+                                     (m_underflow ? kFlagUF : 0));
   }
 
  private:
   std::uint32_t m_inexact = 0;
   bool m_overflow = false;
+  bool m_underflow = false;
 };
 
 }  // namespace ptosim::model::sfu_detail

@@ -64,7 +64,7 @@ struct Result {
 
 bool is_row_form(Operation op) {
   return op == Operation::TROWSUM || op == Operation::TROWEXPANDADD || op == Operation::TROWEXPANDSUB ||
-         op == Operation::TROWEXPANDEXPDIF;
+         op == Operation::TROWEXPANDMUL || op == Operation::TROWEXPANDDIV || op == Operation::TROWEXPANDEXPDIF;
 }
 
 /// Runs `op` on PE 0: a reduction of `data`, or an expansion of `data` with `bcast` (a column for
@@ -125,7 +125,8 @@ TEST_CASE("SFU host path: FP16, BF16 and TF32 sums and broadcast ADD/SUB/EXPDIF 
           const std::vector<std::uint8_t> column = values(shape[0]), row = values(shape[1]);
           for (const Operation op : {Operation::TROWSUM, Operation::TCOLSUM, Operation::TROWEXPANDADD,
                                      Operation::TROWEXPANDSUB, Operation::TCOLEXPANDADD, Operation::TCOLEXPANDSUB,
-                                     Operation::TROWEXPANDEXPDIF, Operation::TCOLEXPANDEXPDIF}) {
+                                     Operation::TROWEXPANDEXPDIF, Operation::TCOLEXPANDEXPDIF, Operation::TROWEXPANDMUL,
+                                     Operation::TCOLEXPANDMUL, Operation::TROWEXPANDDIV, Operation::TCOLEXPANDDIV}) {
             const std::vector<std::uint8_t>& bcast = is_row_form(op) ? column : row;
             const Result host = execute(op, src, data, bcast, true);
             const Result portable = execute(op, src, data, bcast, false);
@@ -139,10 +140,10 @@ TEST_CASE("SFU host path: FP16, BF16 and TF32 sums and broadcast ADD/SUB/EXPDIF 
       }
     }
   }
-  CHECK(cases == 3 * 5 * 6 * 20 * 8);
+  CHECK(cases == 3 * 5 * 6 * 20 * 12);
 }
 
-TEST_CASE("SFU host path: each flag of a narrow sum comes from where the portable path raises it", "[sfu]") {
+TEST_CASE("SFU host path: each flag of a narrow sum or product comes from where the portable path raises it", "[sfu]") {
   // FP16: 65504 + 8 rounds back to 65504 (NX); 65504 + 16 is a tie that rounds to even, past the
   // largest value (OF NX); so is 1 + 2^-11, to 1 (NX); an sNaN flags NV and yields the canonical
   // NaN; inf - inf flags NV.
@@ -163,6 +164,25 @@ TEST_CASE("SFU host path: each flag of a narrow sum comes from where the portabl
   CHECK(sum({0x7C00, 0xFC00}) == std::make_pair(std::uint16_t{0x7E00}, flag_names(kFlagNV)));
   CHECK(sum({0x0001, 0x8001}) == std::make_pair(std::uint16_t{0x0000}, flag_names(0)));  // +0, exact
   CHECK(sum({0x8000, 0x8000}) == std::make_pair(std::uint16_t{0x0000}, flag_names(0)));  // +0 + -0 + -0
+
+  // Products at FP16's tininess boundary, where tininess is judged after rounding: 63/64 *
+  // 65 * 2^-20 = 2^-14 - 2^-26 rounds up to 2^-14, inexact but not tiny (NX); half of it rounds
+  // to 2^-15, inexact and tiny (UF NX). Both paths agree.
+  const auto product = [](std::uint16_t a, std::uint16_t b) {
+    const TileDescriptor src = tile(DataType::FP16, 1, 1);
+    std::vector<std::uint8_t> x(2), y(2);
+    std::memcpy(x.data(), &a, 2);
+    std::memcpy(y.data(), &b, 2);
+    const Result host = execute(Operation::TROWEXPANDMUL, src, x, y, true);
+    const Result portable = execute(Operation::TROWEXPANDMUL, src, x, y, false);
+    CHECK(host.bytes == portable.bytes);
+    CHECK(host.flags == portable.flags);
+    std::uint16_t bits = 0;
+    std::memcpy(&bits, host.bytes.data(), 2);
+    return std::make_pair(bits, flag_names(host.flags));
+  };
+  CHECK(product(0x3BE0, 0x0410) == std::make_pair(std::uint16_t{0x0400}, flag_names(kFlagNX)));
+  CHECK(product(0x3BE0, 0x0208) == std::make_pair(std::uint16_t{0x0200}, flag_names(kFlagUF | kFlagNX)));
 }
 
 }  // namespace
