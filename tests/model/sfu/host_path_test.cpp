@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The SFU's host path for FP16, BF16 and TF32 sums and broadcast ADD/SUB/EXPDIF (binary32 steps
-// rounded again to the format) against the portable path (numeric::TypedOps), result bits and
-// flags alike, on values chosen to reach each case of the second rounding: ties near one, sums
-// whose binary32 step is itself inexact, overflow, subnormals, and sparse infinities and NaNs.
-// The portable path is checked against the reference fold by the property tests.
+// The SFU's host path (binary32 steps rounded again to the format) for FP16, BF16 and TF32 sums
+// and broadcast ADD/SUB/EXPDIF, and FP16 MUL/DIV, against the portable path (numeric::TypedOps),
+// result bits and flags alike, on values chosen to reach each case of the second rounding: ties
+// near one, steps whose binary32 result is itself inexact, overflow, subnormals, and sparse
+// infinities and NaNs. The portable path is checked against the reference by the property tests.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -101,7 +101,7 @@ Result reduce(Operation op, const TileDescriptor& src, const std::vector<std::ui
   return execute(op, src, data, {}, host);
 }
 
-TEST_CASE("SFU host path: FP16, BF16 and TF32 sums and broadcast ADD/SUB/EXPDIF match the portable path bit for bit, flags too", "[sfu]") {
+TEST_CASE("SFU host path: FP16, BF16 and TF32 sums, broadcast ADD/SUB/EXPDIF and FP16 MUL/DIV match the portable path bit for bit", "[sfu]") {
   REQUIRE(sfu_detail::host_float_matches_profile());  // else the host path is never taken
   std::mt19937_64 rng(0x4A5);
   const std::uint32_t shapes[][2] = {{1, 1}, {3, 7}, {8, 64}, {17, 33}, {64, 64}, {5, 1100}};
