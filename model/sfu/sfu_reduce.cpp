@@ -120,7 +120,8 @@ struct Folder {
 };
 
 // The host path's arithmetic (sfu_host_float.h): FP32/FP64 SUM and PROD in the host's own
-// format; FP16, BF16 and TF32 SUM in binary32, each step rounded again to the format.
+// format; FP16, BF16 and TF32 SUM, and FP16 PROD, in binary32, each step rounded again to the
+// format.
 template <typename Float, Fold F>
 struct HostArith {
   using Lane = typename HostFloat<Float>::Bits;
@@ -131,14 +132,17 @@ struct HostArith {
   Acc step(Acc acc, Acc v) const { return F == Fold::Sum ? acc + v : acc * v; }
   NumericFlags flags() const { return 0; }
 };
-template <DataType T>
-struct NarrowSumArith {
+template <DataType T, Fold F>
+struct NarrowArith {
   using Lane = typename Narrow<T>::Lane;
   using Acc = float;
-  static constexpr Acc kIdentity = 0.0f;
+  static constexpr Acc kIdentity = F == Fold::Sum ? 0.0f : 1.0f;
   static Acc load(Lane v) { return Narrow<T>::to_binary32(v); }
   static Lane store(Acc a) { return Narrow<T>::from_binary32(host_bits(a)); }
-  Acc step(Acc acc, Acc v) { return rounding.round(acc + v); }
+  Acc step(Acc acc, Acc v) {
+    if constexpr (F == Fold::Sum) return rounding.round(acc + v);
+    else return rounding.round_any(acc * v, true);  // FP16 products are exact in binary32
+  }
   NumericFlags flags() const { return rounding.flags(); }
   NarrowRounding<T> rounding;
 };
@@ -211,8 +215,9 @@ struct ReduceKernel {
     if constexpr ((T == DataType::FP32 || T == DataType::FP64) && (F == Fold::Sum || F == Fold::Prod)) {
       using Float = std::conditional_t<T == DataType::FP32, float, double>;
       if (host_float_enabled()) return fold<HostFolder<HostArith<Float, F>>>(row, sd, src, dst);
-    } else if constexpr ((T == DataType::FP16 || T == DataType::BF16 || T == DataType::TF32) && F == Fold::Sum) {
-      if (host_float_enabled()) return fold<HostFolder<NarrowSumArith<T>>>(row, sd, src, dst);
+    } else if constexpr (((T == DataType::FP16 || T == DataType::BF16 || T == DataType::TF32) && F == Fold::Sum) ||
+                         (T == DataType::FP16 && F == Fold::Prod)) {
+      if (host_float_enabled()) return fold<HostFolder<NarrowArith<T, F>>>(row, sd, src, dst);
     }
     return fold<Folder<T, F>>(row, sd, src, dst);
   }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The SFU's host path (binary32 steps rounded again to the format) for FP16, BF16 and TF32 sums
-// and broadcast ADD/SUB/EXPDIF, and FP16 MUL/DIV, against the portable path (numeric::TypedOps),
-// result bits and flags alike, on values chosen to reach each case of the second rounding: ties
-// near one, steps whose binary32 result is itself inexact, overflow, subnormals, and sparse
-// infinities and NaNs. The portable path is checked against the reference by the property tests.
+// and broadcast ADD/SUB/EXPDIF, and FP16 products and MUL/DIV, against the portable path
+// (numeric::TypedOps), result bits and flags alike, on values chosen to reach each case of the
+// second rounding: ties near one, steps whose binary32 result is itself inexact, overflow,
+// subnormals, and sparse infinities and NaNs. The portable path is checked against the reference
+// by the property tests.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -63,7 +64,7 @@ struct Result {
 };
 
 bool is_row_form(Operation op) {
-  return op == Operation::TROWSUM || op == Operation::TROWEXPANDADD || op == Operation::TROWEXPANDSUB ||
+  return op == Operation::TROWSUM || op == Operation::TROWPROD || op == Operation::TROWEXPANDADD || op == Operation::TROWEXPANDSUB ||
          op == Operation::TROWEXPANDMUL || op == Operation::TROWEXPANDDIV || op == Operation::TROWEXPANDEXPDIF;
 }
 
@@ -71,7 +72,8 @@ bool is_row_form(Operation op) {
 /// the row forms, a row for the column forms).
 Result execute(Operation op, const TileDescriptor& src, const std::vector<std::uint8_t>& data,
                const std::vector<std::uint8_t>& bcast, bool host) {
-  const bool reduction = op == Operation::TROWSUM || op == Operation::TCOLSUM;
+  const bool reduction = op == Operation::TROWSUM || op == Operation::TCOLSUM || op == Operation::TROWPROD ||
+                         op == Operation::TCOLPROD;
   const TileDescriptor vector = is_row_form(op) ? tile(src.dtype, src.rows, 1) : tile(src.dtype, 1, src.cols);
   ExecPlan plan;
   plan.op = op;
@@ -101,7 +103,7 @@ Result reduce(Operation op, const TileDescriptor& src, const std::vector<std::ui
   return execute(op, src, data, {}, host);
 }
 
-TEST_CASE("SFU host path: FP16, BF16 and TF32 sums, broadcast ADD/SUB/EXPDIF and FP16 MUL/DIV match the portable path bit for bit", "[sfu]") {
+TEST_CASE("SFU host path: FP16, BF16 and TF32 sums, broadcast ADD/SUB/EXPDIF and FP16 PROD/MUL/DIV match the portable path bit for bit", "[sfu]") {
   REQUIRE(sfu_detail::host_float_matches_profile());  // else the host path is never taken
   std::mt19937_64 rng(0x4A5);
   const std::uint32_t shapes[][2] = {{1, 1}, {3, 7}, {8, 64}, {17, 33}, {64, 64}, {5, 1100}};
@@ -123,7 +125,8 @@ TEST_CASE("SFU host path: FP16, BF16 and TF32 sums, broadcast ADD/SUB/EXPDIF and
           };
           const std::vector<std::uint8_t> data = values(src.storage_bytes() / bytes);
           const std::vector<std::uint8_t> column = values(shape[0]), row = values(shape[1]);
-          for (const Operation op : {Operation::TROWSUM, Operation::TCOLSUM, Operation::TROWEXPANDADD,
+          for (const Operation op : {Operation::TROWSUM, Operation::TCOLSUM, Operation::TROWPROD, Operation::TCOLPROD,
+                                     Operation::TROWEXPANDADD,
                                      Operation::TROWEXPANDSUB, Operation::TCOLEXPANDADD, Operation::TCOLEXPANDSUB,
                                      Operation::TROWEXPANDEXPDIF, Operation::TCOLEXPANDEXPDIF, Operation::TROWEXPANDMUL,
                                      Operation::TCOLEXPANDMUL, Operation::TROWEXPANDDIV, Operation::TCOLEXPANDDIV}) {
@@ -140,7 +143,7 @@ TEST_CASE("SFU host path: FP16, BF16 and TF32 sums, broadcast ADD/SUB/EXPDIF and
       }
     }
   }
-  CHECK(cases == 3 * 5 * 6 * 20 * 12);
+  CHECK(cases == 3 * 5 * 6 * 20 * 14);
 }
 
 TEST_CASE("SFU host path: each flag of a narrow sum or product comes from where the portable path raises it", "[sfu]") {
