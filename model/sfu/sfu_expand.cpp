@@ -74,30 +74,27 @@ NumericFlags narrow_host_expand(bool row, const Tiles t) {
   using Lane = typename N::Lane;
   HostFlagScope scope;
   NarrowRounding<T> rounding;
-  const auto apply = [&](Lane x, float b) {
+  const auto apply = [&](Lane x, Lane b_lane, float b) {
     const float v = N::to_binary32(x);
     float r;
     if constexpr (A == Arith::Add) r = rounding.round(v + b);
     else if constexpr (A == Arith::Sub) r = rounding.round(v - b);
-    else if constexpr (A == Arith::Mul) r = rounding.round_any(v * b, true);
-    else {
-      const float q = v / b;
-      // Only a result below FP16's normals asks whether the quotient was exact (the host status has
-      // the others'), and that quotient is finite and not zero, as is b (v / inf is 0, v / 0 is not
-      // finite): binary64 holds q * b, which gives v back iff q held the quotient, and raises no flag.
-      const bool below_normals = (host_bits(q) & 0x7FFFFFFF) < 0x38800000;
-      r = rounding.round_any(q, !below_normals || q == 0 || static_cast<double>(q) * b == static_cast<double>(v));
-    }
+    else if constexpr (A == Arith::Mul) r = rounding.round_any(v * b, [] { return true; });
+    else r = rounding.round_any(v / b, [&] { return NarrowRounding<T>::exact_quotient(x, b_lane); });
     return N::from_binary32(host_bits(r));
   };
   for (std::uint32_t r = 0; r < t.valid_rows; ++r) {
     const std::size_t base = std::size_t{r} * t.cols;
     if (row) {
-      const float b = N::to_binary32(lane_at<Lane>(t.bcast, r));
-      for (std::uint32_t c = 0; c < t.valid_cols; ++c) set_lane<Lane>(t.dst, base + c, apply(lane_at<Lane>(t.src, base + c), b));
-    } else {
+      const Lane b = lane_at<Lane>(t.bcast, r);
+      const float bf = N::to_binary32(b);
       for (std::uint32_t c = 0; c < t.valid_cols; ++c)
-        set_lane<Lane>(t.dst, base + c, apply(lane_at<Lane>(t.src, base + c), N::to_binary32(lane_at<Lane>(t.bcast, c))));
+        set_lane<Lane>(t.dst, base + c, apply(lane_at<Lane>(t.src, base + c), b, bf));
+    } else {
+      for (std::uint32_t c = 0; c < t.valid_cols; ++c) {
+        const Lane b = lane_at<Lane>(t.bcast, c);
+        set_lane<Lane>(t.dst, base + c, apply(lane_at<Lane>(t.src, base + c), b, N::to_binary32(b)));
+      }
     }
   }
   return scope.flags() | rounding.flags();

@@ -147,23 +147,42 @@ class NarrowRounding {
     return host_value<float>(r);
   }
   /// FP16 only, for a product or quotient: `result` is the binary32 rounding of the exact value,
-  /// `exact` whether it held it. Binary32 holds every FP16 product exactly and rounds a quotient
+  /// `exact()` whether it held it (asked only below FP16's normals). Binary32 holds every FP16 product exactly and rounds a quotient
   /// of FP16 values without crossing or reaching an FP16 midpoint (|x - m| > 2^-24 |x| unless
   /// x = m), and neither leaves binary32's normal range. A result below FP16's normals goes to its
   /// subnormal grid instead (UF when tiny after rounding and inexact).
-  float round_any(float result, bool exact) {
+  template <typename Exact>
+  float round_any(float result, Exact exact) {
     static_assert(T == DataType::FP16, "binary32 keeps FP16 products and quotients normal");
     const std::uint32_t u = host_bits(result);
     const std::uint32_t a = u & 0x7FFFFFFF;
     if (a >= 0x38800000) {  // 2^-14 and up, infinities and NaNs: as a sum (host NX covers !exact)
       return round(result);
     }
-    // Adding 0.5 leaves 2^-24 as the last place: the host's rounding to nearest-even is the grid's.
-    const std::uint32_t r = host_bits((host_value<float>(a) + 0.5f) - 0.5f) | (u & 0x80000000);
-    const bool inexact = !exact || r != u;
+    // To the grid of 2^-24 in integers, nearest-even: an operation of the host here could raise a
+    // flag even where it is not taken, as a compiler may evaluate it ahead of the branch.
+    const std::uint32_t e = a >> 23;  // at most 112: below 2^-14
+    const std::uint32_t m = (a & 0x7FFFFF) | (e != 0 ? 0x800000 : 0);
+    const std::uint32_t shift = 126 - e < 31 ? 126 - e : 31;  // m * 2^(e - 150) in units of 2^-24
+    std::uint32_t units = m >> shift;
+    const std::uint32_t rest = m & ((std::uint32_t{1} << shift) - 1);
+    const std::uint32_t half = std::uint32_t{1} << (shift - 1);
+    units += static_cast<std::uint32_t>((rest > half) | ((rest == half) & ((units & 1) != 0)));
+    const bool inexact = rest != 0 || !exact();
     m_inexact |= inexact ? 1 : 0;
     m_underflow |= inexact && a < 0x387FF000;  // tiny: below 2^-14 - 2^-26, which rounds up to 2^-14
-    return host_value<float>(r);
+    // units <= 1024: the conversion and the scaling are exact and raise nothing.
+    return host_value<float>(host_bits(static_cast<float>(units) * 0x1p-24f) | (u & 0x80000000));
+  }
+  /// Whether binary32 holds the quotient x / b of finite FP16 values exactly: iff the odd part of
+  /// b's significand divides x's (the quotient is then a whole number of at most 11 bits times a
+  /// power of two, in binary32's normal range); computed in integers, so no host flag is raised.
+  static bool exact_quotient(std::uint16_t x, std::uint16_t b) {
+    static_assert(T == DataType::FP16, "FP16 significands");
+    const auto significand = [](std::uint32_t v) { return (v & 0x3FF) | ((v & 0x7C00) != 0 ? 0x400u : 0u); };
+    const std::uint32_t sx = significand(x);
+    const std::uint32_t sb = significand(b);
+    return sx == 0 || sb == 0 || (sx >> __builtin_ctz(sx)) % (sb >> __builtin_ctz(sb)) == 0;
   }
   NumericFlags flags() const {
     return static_cast<NumericFlags>((m_inexact != 0 ? kFlagNX : 0) | (m_overflow ? kFlagOF | kFlagNX : 0) |

@@ -141,7 +141,7 @@ struct NarrowArith {
   static Lane store(Acc a) { return Narrow<T>::from_binary32(host_bits(a)); }
   Acc step(Acc acc, Acc v) {
     if constexpr (F == Fold::Sum) return rounding.round(acc + v);
-    else return rounding.round_any(acc * v, true);  // FP16 products are exact in binary32
+    else return rounding.round_any(acc * v, [] { return true; });  // FP16 products are exact in binary32
   }
   NumericFlags flags() const { return rounding.flags(); }
   NarrowRounding<T> rounding;
