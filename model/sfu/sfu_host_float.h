@@ -5,7 +5,8 @@
 // which are the profile's flags for these operations (tininess after rounding). A produced NaN
 // only needs the canonical encoding. host_float_matches_profile() checks those properties once,
 // at run time; where they do not hold the kernels use numeric::TypedOps instead.
-// FP16, BF16 and TF32 sums take the same path in binary32, rounded again in software (Narrow).
+// FP16, BF16 and TF32 sums (and FP16 products and quotients) take the same path in binary32,
+// rounded again to the format in software (Narrow, NarrowRounding).
 #pragma once
 
 #include <cfenv>
