@@ -39,65 +39,65 @@ struct Tiles {
   std::uint8_t* dst;
 };
 
-// FP32/FP64 ADD/SUB/MUL/DIV with the host's arithmetic (sfu_host_float.h).
+// The host path's arithmetic for broadcast ADD/SUB/MUL/DIV (sfu_host_float.h): FP32/FP64 in the
+// host's own format; FP16, BF16 and TF32 ADD/SUB, and FP16 MUL/DIV, in binary32, rounded again to
+// the format. apply() takes both lanes and the broadcast value, loaded once per row where it is
+// one per row.
 template <typename Float, Arith A>
-NumericFlags host_expand(bool row, const Tiles t) {
-  using Bits = typename HostFloat<Float>::Bits;
-  auto apply = [](Float x, Float b) {
-    if constexpr (A == Arith::Add) return x + b;
-    else if constexpr (A == Arith::Sub) return x - b;
-    else if constexpr (A == Arith::Mul) return x * b;
-    else return x / b;
-  };
-  HostFlagScope scope;
-  for (std::uint32_t r = 0; r < t.valid_rows; ++r) {
-    const std::size_t base = std::size_t{r} * t.cols;
-    if (row) {
-      const Float b = host_value<Float>(lane_at<Bits>(t.bcast, r));
-      for (std::uint32_t c = 0; c < t.valid_cols; ++c)
-        set_lane<Bits>(t.dst, base + c, profile_bits(apply(host_value<Float>(lane_at<Bits>(t.src, base + c)), b)));
-    } else {
-      for (std::uint32_t c = 0; c < t.valid_cols; ++c)
-        set_lane<Bits>(t.dst, base + c,
-                       profile_bits(apply(host_value<Float>(lane_at<Bits>(t.src, base + c)),
-                                          host_value<Float>(lane_at<Bits>(t.bcast, c)))));
-    }
+struct HostExpandArith {
+  using Lane = typename HostFloat<Float>::Bits;
+  using Value = Float;
+  static Value load(Lane v) { return host_value<Float>(v); }
+  Lane apply(Lane x_lane, Lane, Value b) const {
+    const Float x = load(x_lane);
+    if constexpr (A == Arith::Add) return profile_bits(x + b);
+    else if constexpr (A == Arith::Sub) return profile_bits(x - b);
+    else if constexpr (A == Arith::Mul) return profile_bits(x * b);
+    else return profile_bits(x / b);
   }
-  return scope.flags();
-}
-
-// FP16, BF16 and TF32 ADD/SUB, and FP16 MUL/DIV, in binary32, rounded again to the format
-// (sfu_host_float.h).
+  NumericFlags flags() const { return 0; }
+};
 template <DataType T, Arith A>
-NumericFlags narrow_host_expand(bool row, const Tiles t) {
+struct NarrowExpandArith {
   using N = Narrow<T>;
   using Lane = typename N::Lane;
-  HostFlagScope scope;
-  NarrowRounding<T> rounding;
-  const auto apply = [&](Lane x, Lane b_lane, float b) {
-    const float v = N::to_binary32(x);
+  using Value = float;
+  static Value load(Lane v) { return N::to_binary32(v); }
+  Lane apply(Lane x_lane, Lane b_lane, Value b) {
+    const float x = load(x_lane);
     float r;
-    if constexpr (A == Arith::Add) r = rounding.round(v + b);
-    else if constexpr (A == Arith::Sub) r = rounding.round(v - b);
-    else if constexpr (A == Arith::Mul) r = rounding.round_any(v * b, [] { return true; });
-    else r = rounding.round_any(v / b, [&] { return NarrowRounding<T>::exact_quotient(x, b_lane); });
+    if constexpr (A == Arith::Add) r = rounding.round(x + b);
+    else if constexpr (A == Arith::Sub) r = rounding.round(x - b);
+    else if constexpr (A == Arith::Mul) r = rounding.round_any(x * b, [] { return true; });
+    else r = rounding.round_any(x / b, [&] { return NarrowRounding<T>::exact_quotient(x_lane, b_lane); });
     return N::from_binary32(host_bits(r));
-  };
+  }
+  NumericFlags flags() const { return rounding.flags(); }
+  NarrowRounding<T> rounding;
+};
+
+// Broadcast arithmetic with host arithmetic: the flags from the host's sticky status over the
+// whole kernel and what the arithmetic recorded.
+template <typename HostArith>
+NumericFlags host_expand(bool row, const Tiles t) {
+  using Lane = typename HostArith::Lane;
+  HostFlagScope scope;
+  HostArith arith;
   for (std::uint32_t r = 0; r < t.valid_rows; ++r) {
     const std::size_t base = std::size_t{r} * t.cols;
     if (row) {
       const Lane b = lane_at<Lane>(t.bcast, r);
-      const float bf = N::to_binary32(b);
+      const auto value = HostArith::load(b);
       for (std::uint32_t c = 0; c < t.valid_cols; ++c)
-        set_lane<Lane>(t.dst, base + c, apply(lane_at<Lane>(t.src, base + c), b, bf));
+        set_lane<Lane>(t.dst, base + c, arith.apply(lane_at<Lane>(t.src, base + c), b, value));
     } else {
       for (std::uint32_t c = 0; c < t.valid_cols; ++c) {
         const Lane b = lane_at<Lane>(t.bcast, c);
-        set_lane<Lane>(t.dst, base + c, apply(lane_at<Lane>(t.src, base + c), b, N::to_binary32(b)));
+        set_lane<Lane>(t.dst, base + c, arith.apply(lane_at<Lane>(t.src, base + c), b, HostArith::load(b)));
       }
     }
   }
-  return scope.flags() | rounding.flags();
+  return scope.flags() | arith.flags();
 }
 
 template <DataType T>
@@ -122,15 +122,15 @@ struct ExpandKernel {
     constexpr bool kHostArith = A == Arith::Add || A == Arith::Sub || A == Arith::Mul || A == Arith::Div;
     if constexpr ((T == DataType::FP32 || T == DataType::FP64) && kHostArith) {
       if (host_float_enabled())
-        return host_expand<std::conditional_t<T == DataType::FP32, float, double>, A>(row, t);
+        return host_expand<HostExpandArith<std::conditional_t<T == DataType::FP32, float, double>, A>>(row, t);
     } else if constexpr ((T == DataType::FP16 || T == DataType::BF16 || T == DataType::TF32) &&
                          (A == Arith::Add || A == Arith::Sub || A == Arith::ExpDif ||
                           (T == DataType::FP16 && (A == Arith::Mul || A == Arith::Div)))) {
       if (host_float_enabled()) {
-        if constexpr (A != Arith::ExpDif) return narrow_host_expand<T, A>(row, t);
+        if constexpr (A != Arith::ExpDif) return host_expand<NarrowExpandArith<T, A>>(row, t);
         // EXPDIF's two rounded stages: the differences on the host path, then e^x of each (outside
         // the host status the first stage reads).
-        NumericFlags f = narrow_host_expand<T, Arith::Sub>(row, t);
+        NumericFlags f = host_expand<NarrowExpandArith<T, Arith::Sub>>(row, t);
         for (std::uint32_t r = 0; r < t.valid_rows; ++r)
           for (std::size_t i = std::size_t{r} * t.cols, end = i + t.valid_cols; i < end; ++i)
             set_lane<Lane>(t.dst, i, Ops::exp(lane_at<Lane>(t.dst, i), f));

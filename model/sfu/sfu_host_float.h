@@ -148,9 +148,9 @@ class NarrowRounding {
     return host_value<float>(r);
   }
   /// FP16 only, for a product or quotient: `result` is the binary32 rounding of the exact value,
-  /// `exact()` whether it held it (asked only below FP16's normals). Binary32 holds every FP16 product exactly and rounds a quotient
-  /// of FP16 values without crossing or reaching an FP16 midpoint (|x - m| > 2^-24 |x| unless
-  /// x = m), and neither leaves binary32's normal range. A result below FP16's normals goes to its
+  /// `exact()` whether it held it (asked only below FP16's normals). Binary32 holds every FP16
+  /// product exactly and rounds a quotient of FP16 values without crossing or reaching an FP16
+  /// midpoint (|x - m| > 2^-24 |x| unless x = m), and neither leaves binary32's normal range. A result below FP16's normals goes to its
   /// subnormal grid instead (UF when tiny after rounding and inexact).
   template <typename Exact>
   float round_any(float result, Exact exact) {
