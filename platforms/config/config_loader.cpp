@@ -168,11 +168,10 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
   flatten(j, "", table, entries);
   for (const auto& [key, value] : entries) {
     try {
-      const auto text = rounded.find(key);
-      if (text == rounded.end())
-        apply(file, key, value, value.dump(), true, table, errors);
-      else  // shown as written: as JSON reads it, it would look whole
-        apply(file, key, value, text->second, false, table, errors);
+      // A number that reads as whole though written with a fraction is shown as written.
+      const auto rounded_text = rounded.find(key);
+      const bool whole = rounded_text == rounded.end();
+      apply(file, key, value, whole ? value.dump() : rounded_text->second, whole, table, errors);
     } catch (const Json::exception& e) {
       errors.push_back(file + ": " + key + ": " + e.what());
     }
