@@ -22,6 +22,7 @@ namespace ptosim::traces {
 class VcdRecorder {
  public:
   using Signal = VcdWriter::Signal;
+  using Start = VcdWriter::Start;
   /// Where the writer works: on a thread of its own when the process may run on two CPUs or more
   /// (the default), or always in line (on the simulation's thread, a block at a time), or always on
   /// its own thread (tests run both).
@@ -35,9 +36,9 @@ class VcdRecorder {
   VcdRecorder& operator=(const VcdRecorder&) = delete;
 
   /// Declarations come before open() (std::logic_error after); see VcdWriter.
-  int declare(const std::string& scope, const std::string& name, unsigned width) {
+  int declare(const std::string& scope, const std::string& name, unsigned width, Start start = Start::Zero) {
     before_open();
-    return m_writer.declare(scope, name, width);
+    return m_writer.declare(scope, name, width, start);
   }
   int declare_group() {
     before_open();
@@ -48,6 +49,7 @@ class VcdRecorder {
     m_writer.join(group, signal);
   }
   static unsigned width_for(std::uint64_t max_value) { return VcdWriter::width_for(max_value); }
+  std::uint64_t start_value(int id) const { return m_writer.start_value(id); }  // set at declaration
   const std::vector<Signal>& signals() const { return m_writer.signals(); }
 
   /// Opens the output, writes the header and starts the writer's thread (see Threading; in line
@@ -135,7 +137,12 @@ class VcdRecorder {
 /// A value a module owns and reports to a recorder when it changes.
 class TracedValue {
  public:
-  void attach(VcdRecorder* rec, int id) { m_rec = rec; m_id = id; }
+  /// Reports to `rec` as signal `id`, which has its start value (see VcdWriter::Start) until set.
+  void attach(VcdRecorder& rec, int id) {
+    m_rec = &rec;
+    m_id = id;
+    m_value = rec.start_value(id);
+  }
   /// Sets the value; a change is recorded at now_ps(), which is asked only then (reading the
   /// simulation time is not free, and most sets change nothing or are not traced).
   void set(std::uint64_t v, std::uint64_t (*now_ps)()) {

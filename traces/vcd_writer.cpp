@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <stdexcept>
 
 namespace ptosim::traces {
 
@@ -84,10 +85,13 @@ constexpr std::uint64_t kAsciiZeros = 0x3030303030303030ULL;
 
 }  // namespace
 
-int VcdWriter::declare(const std::string& scope, const std::string& name, unsigned width) {
+int VcdWriter::declare(const std::string& scope, const std::string& name, unsigned width, Start start) {
+  if (start == Start::Unknown && width >= 64)
+    throw std::invalid_argument("VcdWriter: a signal of unknown start is narrower than 64 bits (" + scope + "." + name + ")");
   Signal d{scope, name, width, code_of(m_declared.size())};
   State s;
   s.vector = width > 1;
+  if (start == Start::Unknown) s.value = s.shown = s.start = kUnknown;
   // The line's tail is kept ready: only the value part is formatted per change.
   const std::string tail = (s.vector ? " " : "") + d.code + "\n";
   s.tail_len = static_cast<std::uint8_t>(tail.size());
@@ -108,7 +112,11 @@ int VcdWriter::declare_group() {
   return static_cast<int>(m_groups.size() - 1);
 }
 
-void VcdWriter::join(int group, int signal) { m_groups.at(static_cast<std::size_t>(group)).push_back(signal); }
+void VcdWriter::join(int group, int signal) {
+  if (m_signals.at(static_cast<std::size_t>(signal)).start == kUnknown)
+    throw std::invalid_argument("VcdWriter: a signal of unknown start joins no group (" + m_declared[static_cast<std::size_t>(signal)].name + ")");
+  m_groups.at(static_cast<std::size_t>(group)).push_back(signal);
+}
 
 bool VcdWriter::open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
                        std::uint64_t window_end_ps) {
@@ -211,7 +219,15 @@ void VcdWriter::start_body() {
   used_to(put_time(room(1), m_begin));
   m_last_time = m_begin;
   write_text("$dumpvars\n");
-  for (const State& s : m_signals) used_to(put_value(room(1), s, s.shown));
+  for (const State& s : m_signals) {
+    char* p = room(1);
+    if (s.start == kUnknown && s.shown == kUnknown) {  // not set yet
+      p = s.vector ? std::copy_n("bx", 2, p) : std::copy_n("x", 1, p);
+      used_to(std::copy_n(s.tail, s.tail_len, p));
+    } else {
+      used_to(put_value(p, s, s.shown));
+    }
+  }
   write_text("$end\n");
   m_body_started = true;
 }

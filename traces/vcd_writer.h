@@ -17,12 +17,22 @@ namespace ptosim::traces {
 
 class VcdWriter {
  public:
+  /// A signal's value before its first change: zero, or unknown (shown as x), for a value that
+  /// means nothing until it is first set, such as the id of the bundle an engine last ran.
+  enum class Start { Zero, Unknown };
+  /// A signal's value while it is unknown (see start_value); an unknown signal is narrower than 64
+  /// bits, so no value it takes is this one.
+  static constexpr std::uint64_t kUnknown = ~std::uint64_t{0};
   /// Signals are declared before the first change; `scope` is a dotted path ("top.sfu").
-  int declare(const std::string& scope, const std::string& name, unsigned width);
+  /// std::invalid_argument for an unknown start at 64 bits.
+  int declare(const std::string& scope, const std::string& name, unsigned width, Start start = Start::Zero);
   /// Declares an empty group of signals that counts are added to together (see add_at), such as
   /// the instances of a memory that book alike while they mirror.
   int declare_group();
+  /// std::invalid_argument for a signal of unknown start: counts start at zero.
   void join(int group, int signal);
+  /// The value signal `id` has before its first change: 0, or kUnknown.
+  std::uint64_t start_value(int id) const { return m_signals.at(static_cast<std::size_t>(id)).start; }
   /// Bits a signal needs to show every value up to `max_value`.
   static unsigned width_for(std::uint64_t max_value) {
     unsigned w = 1;
@@ -134,6 +144,7 @@ class VcdWriter {
   struct State {
     std::uint64_t value = 0;  ///< the latest value recorded
     std::uint64_t shown = 0;  ///< the value as of the last time written (or folded before the window)
+    std::uint64_t start = 0;  ///< the value before the first change (0, or kUnknown)
     bool staged = false;      ///< changed at the time not yet written
     bool vector = false;      ///< wider than a bit: "b" before the value, " " after it
     std::uint8_t tail_len = 0;

@@ -59,9 +59,9 @@ std::vector<std::pair<unsigned, std::string>> TileEngine::traced_opcode_names() 
 }
 
 void TileEngine::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
-  m_busy.attach(&rec, rec.declare(scope, "busy", 1));
-  m_opcode.attach(&rec, rec.declare(scope, "opcode", 8));
-  m_bundle.attach(&rec, rec.declare(scope, "bundle_id", 32));
+  m_busy.attach(rec, rec.declare(scope, "busy", 1));
+  m_opcode.attach(rec, rec.declare(scope, "opcode", 8));
+  m_bundle.attach(rec, rec.declare(scope, "bundle_id", 32, traces::VcdRecorder::Start::Unknown));
 }
 
 void TileEngine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

@@ -122,13 +122,13 @@ std::vector<std::pair<unsigned, std::string>> BundleDispatcher::traced_state_nam
 
 void BundleDispatcher::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
   m_traced = true;
-  m_trace_state.attach(&rec, rec.declare(scope, "state", traces::VcdRecorder::width_for(static_cast<unsigned>(State::WaitDestination))));
-  m_trace_bundle.attach(&rec, rec.declare(scope, "bundle_id", 32));
+  m_trace_state.attach(rec, rec.declare(scope, "state", traces::VcdRecorder::width_for(static_cast<unsigned>(State::WaitDestination))));
+  m_trace_bundle.attach(rec, rec.declare(scope, "bundle_id", 32, traces::VcdRecorder::Start::Unknown));
   const unsigned queue_bits = traces::VcdRecorder::width_for(m_params.issue_queue_depth);
-  m_trace_queue[0].attach(&rec, rec.declare(scope, "sfu_queue", queue_bits));
-  m_trace_queue[1].attach(&rec, rec.declare(scope, "cube_queue", queue_bits));
+  m_trace_queue[0].attach(rec, rec.declare(scope, "sfu_queue", queue_bits));
+  m_trace_queue[1].attach(rec, rec.declare(scope, "cube_queue", queue_bits));
   // A faulting bundle takes one entry beyond a full reorder buffer before dispatch stops.
-  m_trace_reorder.attach(&rec, rec.declare(scope, "in_flight", traces::VcdRecorder::width_for(m_params.reorder_depth + 1)));
+  m_trace_reorder.attach(rec, rec.declare(scope, "in_flight", traces::VcdRecorder::width_for(m_params.reorder_depth + 1)));
 }
 
 void BundleDispatcher::set_state(State s) { m_trace_state.set(static_cast<std::uint64_t>(s), Clocked::now_ps); }

@@ -379,6 +379,26 @@ TEST_CASE("The VCD shows what the statistics count: busy engines, dispatcher sta
   CHECK(stalls_seen.size() == 4);  // every kind of stall was traced
 }
 
+TEST_CASE("A traced bundle id is unknown (x) until its first bundle, so bundle 0 shows", "[timing]") {
+  const std::string vcd = scratch("bundle_ids.vcd");
+  const auto r = run_program("bundle_ids", slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/gemm.pto"), "--quiet --vcd " + vcd);
+  REQUIRE(r.status == 0);
+  const auto steps = Waves(vcd).steps();
+  const auto& dispatched = steps.at("top.dispatcher.bundle_id");
+  const auto& cube = steps.at("top.cube.bundle_id");
+  const auto& cube_busy = steps.at("top.cube.busy");
+  REQUIRE(dispatched.size() == 5);  // x, then the example's four bundles
+  REQUIRE(cube.size() == 5);
+  REQUIRE(cube_busy.size() >= 2);
+  for (const auto* s : {&dispatched, &cube}) CHECK(s->front() == std::make_pair(std::uint64_t{0}, Waves::kUnknown));
+  CHECK(dispatched[1].second == 0);
+  CHECK(dispatched[1].first > 0);  // once decoded
+  CHECK(cube[1] == std::make_pair(cube_busy[1].first, std::uint64_t{0}));  // as the CUBE starts bundle 0
+  CHECK(cube.back().second == 3);
+  // The SFU ran nothing: its bundle id stays unknown.
+  CHECK(steps.at("top.sfu.bundle_id") == std::vector<std::pair<std::uint64_t, std::uint64_t>>{{0, Waves::kUnknown}});
+}
+
 TEST_CASE("A dependency stall is charged to the engines idle during it, not to its producer", "[timing]") {
   // The SFU bundle waits for the CUBE's row maxima: the SFU sits idle for the whole wait, the CUBE
   // is busy until the wait ends (and idle only from then on).

@@ -14,8 +14,10 @@
 
 namespace ptosim::test {
 
-/// A VCD's value changes by signal ("top.sfu.busy"), as (time, value), and its last time.
+/// A VCD's value changes by signal ("top.sfu.busy"), as (time, value), and its last time; an
+/// unknown value (x, in any of its bits) reads as kUnknown.
 struct Waves {
+  static constexpr std::uint64_t kUnknown = ~std::uint64_t{0};
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> changes;
   std::uint64_t end = 0;
 
@@ -50,9 +52,9 @@ struct Waves {
       } else if (!w.empty() && w[0] == 'b') {
         std::string code;
         words >> code;
-        changes[name_of.at(code)].emplace_back(time, std::stoull(w.substr(1), nullptr, 2));
-      } else if (w.size() > 1 && (w[0] == '0' || w[0] == '1')) {
-        changes[name_of.at(w.substr(1))].emplace_back(time, w[0] - '0');
+        changes[name_of.at(code)].emplace_back(time, w.find_first_of("xX") != std::string::npos ? kUnknown : std::stoull(w.substr(1), nullptr, 2));
+      } else if (w.size() > 1 && (w[0] == '0' || w[0] == '1' || w[0] == 'x' || w[0] == 'X')) {
+        changes[name_of.at(w.substr(1))].emplace_back(time, w[0] == 'x' || w[0] == 'X' ? kUnknown : std::uint64_t(w[0] - '0'));
       }
     }
   }

@@ -167,6 +167,34 @@ TEST_CASE("VcdRecorder: signals are declared and the output opened once, before 
   CHECK(rec.close(10));
 }
 
+TEST_CASE("VcdRecorder: a signal of unknown start shows x until it is first set, zero included", "[traces]") {
+  const auto threading = GENERATE(Threading::InLine, Threading::OwnThread);
+  const auto begin = GENERATE(std::uint64_t{0}, std::uint64_t{100});
+  const TraceFile file("unknown");
+  VcdRecorder rec(threading);
+  const int id = rec.declare("top.a", "id", 8, VcdRecorder::Start::Unknown);
+  const int bit = rec.declare("top.a", "bit", 1, VcdRecorder::Start::Unknown);
+  const int known = rec.declare("top.a", "known", 8, VcdRecorder::Start::Unknown);
+  CHECK(rec.start_value(id) == ptosim::traces::VcdWriter::kUnknown);
+  REQUIRE(rec.open(file.path, "test", begin, kForever));
+  rec.change(known, 3, 50);  // before a window at 100: its initial value
+  rec.change(id, 0, 200);    // zero is a change from unknown
+  rec.change(bit, 0, 300);
+  CHECK(rec.close(400));
+  const std::string known_start = begin == 0 ? "bx #\n" : "b11 #\n";
+  const std::string known_change = begin == 0 ? "#50\nb11 #\n" : "";
+  CHECK(file.body() == "#" + std::to_string(begin) + "\n$dumpvars\nbx !\nx\"\n" + known_start + "$end\n" + known_change +
+                           "#200\nb0 !\n#300\n0\"\n#400\n");
+}
+
+TEST_CASE("VcdRecorder: a signal of unknown start is narrower than 64 bits and joins no group", "[traces]") {
+  VcdRecorder rec(Threading::InLine);
+  CHECK_THROWS_AS(rec.declare("top.a", "wide", 64, VcdRecorder::Start::Unknown), std::invalid_argument);
+  const int id = rec.declare("top.a", "id", 63, VcdRecorder::Start::Unknown);
+  const int group = rec.declare_group();
+  CHECK_THROWS_AS(rec.join(group, id), std::invalid_argument);
+}
+
 TEST_CASE("VcdRecorder: times are written in decimal at every length", "[traces]") {
   const auto threading = GENERATE(Threading::InLine, Threading::OwnThread);
   const TraceFile file("times");
