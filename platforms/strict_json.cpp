@@ -18,8 +18,8 @@ using Json = nlohmann::json;
 /// each member against those before it, each number's text against its value.
 class StrictBuilder final : public nlohmann::json_sax<Json> {
  public:
-  StrictBuilder(Json& root, const JsonRules& rules, std::vector<std::string>& problems, RoundedToWhole* rounded)
-      : m_root(root), m_rules(rules), m_problems(problems), m_rounded(rounded) {}
+  StrictBuilder(Json& root, const JsonRules& rules, std::vector<std::string>& problems, JsonNotes* notes)
+      : m_root(root), m_rules(rules), m_problems(problems), m_notes(notes) {}
 
   bool null() override { return put(nullptr); }
   bool boolean(bool v) override { return put(v); }
@@ -27,8 +27,8 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
   bool number_unsigned(number_unsigned_t v) override { return put(v); }
   bool number_float(number_float_t v, const string_t& text) override {
     // The parser hands on 0 for a number below a double's range: only its text tells.
-    if (reads_as_zero(text, v)) note(at() + "'" + text + "' is too small to hold (it would read as 0)");
-    if (m_rounded && std::floor(v) == v && !number_text_is_whole(text)) (*m_rounded)[path()] = text;
+    if (reads_as_zero(text, v)) refuse(at() + "'" + text + "' is too small to hold (it would read as 0)");
+    if (m_notes && std::floor(v) == v && !number_text_is_whole(text)) m_notes->rounded_to_whole[path()] = text;
     return put(v);
   }
   bool string(string_t& v) override { return put(std::move(v)); }
@@ -42,9 +42,9 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
     l.key = k;
     l.member = true;
     if (!m_rules.dotted_keys && k.find('.') != std::string::npos)
-      note("key '" + path() + "' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)");
+      refuse("key '" + path() + "' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)");
     else if (!l.keys.insert(k).second)
-      note("key '" + path() + "' given twice");
+      refuse("key '" + path() + "' given twice");
     return true;
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
@@ -81,8 +81,14 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
     return p.empty() ? p : p + ": ";
   }
 
-  /// A problem that leaves the document readable: the parse goes on, to find the others.
+  /// A problem that ends the parse (or see refuse).
   void note(std::string problem) { m_problems.push_back(std::move(problem)); }
+  /// A problem in the value being parsed that leaves the document readable: the parse goes on, to
+  /// find the others.
+  void refuse(std::string problem) {
+    note(std::move(problem));
+    if (m_notes) m_notes->refused.insert(path());
+  }
   /// Places `v` where the value being parsed goes; returns it there.
   Json* place(Json v) {
     if (m_levels.empty()) {
@@ -125,7 +131,7 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
   Json& m_root;
   const JsonRules& m_rules;
   std::vector<std::string>& m_problems;
-  RoundedToWhole* m_rounded;
+  JsonNotes* m_notes;
   std::vector<Level> m_levels;
 };
 
@@ -173,11 +179,10 @@ bool number_text_is_whole(const std::string& number) {
 }
 
 std::optional<Json> parse_strict_json(const std::string& text, const JsonRules& rules, std::vector<std::string>& problems,
-                                      RoundedToWhole* rounded) {
+                                      JsonNotes* notes) {
   Json root;
-  StrictBuilder builder(root, rules, problems, rounded);
-  const std::size_t before = problems.size();
-  if (!Json::sax_parse(text, &builder) || problems.size() != before) return std::nullopt;
+  StrictBuilder builder(root, rules, problems, notes);
+  if (!Json::sax_parse(text, &builder)) return std::nullopt;
   return root;
 }
 

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,17 +23,25 @@ struct JsonRules {
   bool dotted_keys = true;  ///< false: a key with a '.' is refused (where "a.b" names a nested key)
 };
 
-/// Numbers written with a fraction that read as whole numbers (0.99999999999999999 reads as 1), by
-/// their path: a reader of integers refuses them, which it cannot tell from the value alone.
-using RoundedToWhole = std::map<std::string, std::string>;  ///< path -> the number's text
+/// What a strict parse notes of a document besides its problems, by path ("tiles[1].reg").
+struct JsonNotes {
+  /// Numbers written with a fraction that read as whole numbers (0.99999999999999999 reads as 1),
+  /// with their text: a reader of integers refuses them, which it cannot tell from the value alone.
+  std::map<std::string, std::string> rounded_to_whole;
+  /// The values a problem was found in (a key given twice, whose last value the document holds; a
+  /// number too small, read as 0; a key with a dot): already reported, so a reader that checks the
+  /// document further for more problems passes over them.
+  std::set<std::string> refused;
+};
 
-/// Parses `text`; nothing when it has a problem, each added to `problems` and naming where it is by
-/// its path ("tiles[1].reg"): "key 'tiles[1].reg' given twice", "sfu.x: '1e-400' is too small to
-/// hold (it would read as 0)", and, ending the parse, "'a.b' nests deeper than 16 levels; ..." or
-/// "clock: invalid JSON: ..." (a syntax error, or a number beyond a double). `rounded`, if given,
-/// receives the numbers that read as whole though they are not.
+/// Parses `text`. Nothing when it cannot be read: a syntax error or a number beyond a double
+/// ("clock: invalid JSON: ...") or nesting too deep ("'a.b' nests deeper than 16 levels; ..."),
+/// the one problem added to `problems`. Otherwise the document, each problem that leaves it
+/// readable added to `problems`, naming where it is by its path: "key 'tiles[1].reg' given twice",
+/// "sfu.x: '1e-400' is too small to hold (it would read as 0)". A document with problems is for
+/// finding more of them only, never for use. `notes`, if given, receives what JsonNotes holds.
 std::optional<nlohmann::json> parse_strict_json(const std::string& text, const JsonRules& rules,
-                                                std::vector<std::string>& problems, RoundedToWhole* rounded = nullptr);
+                                                std::vector<std::string>& problems, JsonNotes* notes = nullptr);
 
 /// Whether a number's JSON text is not zero though it reads as 0: too small for a double.
 bool reads_as_zero(const std::string& number, double value);

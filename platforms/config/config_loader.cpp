@@ -153,25 +153,31 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
     return;
   }
   std::vector<std::string> problems;
-  RoundedToWhole rounded;
-  const auto parsed = parse_strict_json(*text, kConfigRules, problems, &rounded);
-  if (!parsed) {
-    for (const std::string& problem : problems) errors.push_back(file + ": " + problem);
-    return;
-  }
+  JsonNotes notes;
+  const auto parsed = parse_strict_json(*text, kConfigRules, problems, &notes);
+  for (const std::string& problem : problems) errors.push_back(file + ": " + problem);
+  if (!parsed) return;
   const Json& j = *parsed;
   if (!j.is_object()) {
     errors.push_back(file + ": the configuration must be a JSON object");
     return;
   }
+  // A value the parse refused (a key given twice) is reported; every other is checked, so one
+  // reading lists every problem. Nothing is set unless the whole file is right.
+  const auto refused = [&](const std::string& key) {
+    return std::any_of(notes.refused.begin(), notes.refused.end(), [&](const std::string& r) {
+      return key.compare(0, r.size(), r) == 0 && (key.size() == r.size() || key[r.size()] == '.');
+    });
+  };
   std::vector<std::pair<std::string, Json>> entries;
   flatten(j, "", table, entries);
   for (const auto& [key, value] : entries) {
+    if (refused(key)) continue;
     try {
       // A number that reads as whole though written with a fraction is shown as written.
-      const auto rounded_text = rounded.find(key);
-      const bool whole = rounded_text == rounded.end();
-      apply(file, key, value, whole ? value.dump() : rounded_text->second, whole, table, errors);
+      const auto rounded = notes.rounded_to_whole.find(key);
+      const bool whole = rounded == notes.rounded_to_whole.end();
+      apply(file, key, value, whole ? value.dump() : rounded->second, whole, table, errors);
     } catch (const Json::exception& e) {
       errors.push_back(file + ": " + key + ": " + e.what());
     }

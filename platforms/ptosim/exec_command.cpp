@@ -45,7 +45,7 @@ int exec_command(const Args& args) {
   }
   std::vector<std::string> problems;
   const auto doc = parse_strict_json(*text, kScenarioRules, problems);
-  if (!doc) {
+  if (!doc || !problems.empty()) {
     report_errors("ptosim exec: " + path + ": ", problems);
     return 2;
   }

@@ -161,6 +161,14 @@ TEST_CASE("A key given twice in one object is an error naming its path", "[confi
           R"({ "sfu": { "class": { "row_reduce": { "startup_cycles": 1 }, "row_minmax": { "startup_cycles": 1 } } } })"),
       {});
   CHECK(r.errors.empty());
+  // The file's other problems are listed with it; the value given twice is reported once.
+  const std::string more = write(
+      R"({ "clock": { "period_ps": 0, "period_ps": 0 }, "sfu": { "bogus": 1, "read_bytes_per_cycle": "x" }, "cube": { "fill_cycles": 1e-400 } })");
+  CHECK(load_config(more, {}).errors ==
+        std::vector<std::string>{more + ": key 'clock.period_ps' given twice",
+                                 more + ": cube.fill_cycles: '1e-400' is too small to hold (it would read as 0)",
+                                 more + ": unknown key 'sfu.bogus'",
+                                 more + ": sfu.read_bytes_per_cycle: expected a whole number in [1, 65536] (bytes/cycle), got \"x\""});
   // A dotted key would be a second name for a nested one, so it could repeat it unseen.
   const auto dotted = load_config(write(R"({ "sfu.bytes_per_cycle": 64, "sfu": { "bytes_per_cycle": 32 } })"), {});
   CHECK(has_error(dotted.errors, "key 'sfu.bytes_per_cycle' has a dot: nest it"));

@@ -3,6 +3,8 @@
 // of what a plain parse would let through.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,8 +21,14 @@ const JsonRules kRules{"the document", 4, "nothing is that deep", false};
 std::string problem(const std::string& text, const JsonRules& rules = kRules) {
   std::vector<std::string> problems;
   const auto parsed = parse_strict_json(text, rules, problems);
-  if (parsed) return problems.empty() ? "(parsed)" : "(parsed, yet problems)";
-  return problems.empty() ? "(no value, no problem)" : problems.front();
+  if (!problems.empty()) return problems.front();
+  return parsed ? "(parsed)" : "(no value, no problem)";
+}
+
+/// Whether the parse ended at its first problem: no document.
+bool unreadable(const std::string& text) {
+  std::vector<std::string> problems;
+  return !parse_strict_json(text, kRules, problems);
 }
 
 }  // namespace
@@ -63,12 +71,22 @@ TEST_CASE("A strict JSON parse stops at its depth limit, and keeps the rest of i
   CHECK(problem("{} x").rfind("invalid JSON: [json.exception.parse_error.101]", 0) == 0);
 }
 
-TEST_CASE("A strict JSON parse reports every problem that leaves the document readable", "[json]") {
+TEST_CASE("A strict JSON parse reports every problem that leaves the document readable, and where", "[json]") {
   std::vector<std::string> problems;
-  CHECK_FALSE(parse_strict_json(R"({"s": {"k": 1}, "s": 3, "c": {"p": 1e-999, "x.y": 1}, "d": [1, 2e-400]})", kRules, problems));
+  ptosim::platforms::JsonNotes notes;
+  const auto parsed = parse_strict_json(R"({"s": {"k": 1}, "s": 3, "c": {"p": 1e-999, "x.y": 1, "q": 2}, "d": [1, 2e-400]})",
+                                        kRules, problems, &notes);
+  REQUIRE(parsed);  // readable, to be checked further, never to be used
   CHECK(problems == std::vector<std::string>{"key 's' given twice", "c.p: '1e-999' is too small to hold (it would read as 0)",
                                              "key 'c.x.y' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)",
                                              "d[1]: '2e-400' is too small to hold (it would read as 0)"});
+  CHECK(notes.refused == std::set<std::string>{"s", "c.p", "c.x.y", "d[1]"});
+  CHECK((*parsed)["c"]["q"] == 2);
+  // What ends the parse leaves no document.
+  CHECK(unreadable(R"({"a": [1, 2,)"));
+  CHECK(unreadable(R"({"a": 1e400})"));
+  CHECK(unreadable(R"({"a": {"b": {"c": {"d": {}}}}})"));
+  CHECK_FALSE(unreadable(R"({"a": 1, "a": 2})"));
 }
 
 TEST_CASE("A syntax error between an object's members names the object, not the member before", "[json]") {
@@ -89,11 +107,13 @@ TEST_CASE("A number's text says whether it is whole, which its value alone canno
 
 TEST_CASE("A strict JSON parse names the numbers that read as whole though they are not", "[json]") {
   std::vector<std::string> problems;
-  ptosim::platforms::RoundedToWhole rounded;
+  ptosim::platforms::JsonNotes notes;
   const auto parsed = parse_strict_json(R"({"a": {"b": 0.99999999999999999, "c": 2.0, "d": 0.5}, "e": [4096.0000000000001]})",
-                                        kRules, problems, &rounded);
+                                        kRules, problems, &notes);
   REQUIRE(parsed);
   CHECK(problems.empty());
-  CHECK(rounded == ptosim::platforms::RoundedToWhole{{"a.b", "0.99999999999999999"}, {"e[0]", "4096.0000000000001"}});
+  CHECK(notes.refused.empty());
+  CHECK(notes.rounded_to_whole ==
+        std::map<std::string, std::string>{{"a.b", "0.99999999999999999"}, {"e[0]", "4096.0000000000001"}});
   CHECK((*parsed)["a"]["b"] == 1.0);  // the value stays what a plain parse reads
 }
