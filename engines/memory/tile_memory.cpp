@@ -139,11 +139,28 @@ model::MemoryPortModel::Grant TileMemory::book(unsigned instance, std::uint64_t 
   const auto grant = in.ports.reserve(now, arrival, offset, len);
   // While the instances mirror, instance 0's booking is every instance's.
   const int group = m_mirroring ? m_trace_all : in.trace_group;
-  if (m_recorder && group >= 0) {
-    m_recorder->add_at(group, 1, m_clock.cycle_ps(grant.start));
-    m_recorder->add_at(group, -1, m_clock.cycle_ps(grant.start + in.ports.occupancy(len)));
-  }
+  if (m_recorder && group >= 0) trace_activity(group, grant.start, grant.start + in.ports.occupancy(len));
   return grant;
+}
+
+void TileMemory::trace_activity(int group, std::uint64_t start, std::uint64_t end) {
+  if (m_gathering) {
+    for (ActivityRun& r : m_runs)
+      if (r.group == group && r.end == start) {
+        r.end = end;
+        return;
+      }
+    m_runs.push_back({group, start, end});
+    return;
+  }
+  m_recorder->add_at(group, 1, m_clock.cycle_ps(start));
+  m_recorder->add_at(group, -1, m_clock.cycle_ps(end));
+}
+
+void TileMemory::report_runs() {
+  m_gathering = false;
+  for (const ActivityRun& r : m_runs) trace_activity(r.group, r.start, r.end);
+  m_runs.clear();
 }
 
 void TileMemory::start_mirroring() {
@@ -238,6 +255,7 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
     done = std::max(done, booked.done);
     return booked.bytes;
   };
+  m_gathering = m_recorder != nullptr;
   if (mirror) {
     train.booked_bytes = groups * book_group(0, 0);
   } else {
@@ -251,6 +269,7 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
                     [&](const Instance& in) { return in.ports.same_bookings_from(now, m_instances.front().ports); }))
       start_mirroring();
   }
+  if (m_gathering) report_runs();
   delay = sc_core::sc_time::from_value(done - stamp);
   return tlm::TLM_OK_RESPONSE;
 }

@@ -113,9 +113,24 @@ class TileMemory : public sc_core::sc_module {
 
   // Port activity is traced as a count of the bookings holding an instance's ports: each booking
   // adds one at its start and takes it away at its end, ahead of the caller's time, for its
-  // instance or, while they mirror, for all of them.
+  // instance or, while they mirror, for all of them. A train's bookings are gathered into runs
+  // before they are reported: one that starts where an earlier one of its group ends extends it,
+  // as the -1 and +1 there cancel, which spares the writer a pair of scheduled additions (an
+  // operand streamed in several bursts on one port is one run).
+  struct ActivityRun {
+    int group;
+    std::uint64_t start;
+    std::uint64_t end;  ///< exclusive, in cycles
+  };
+  /// Reports activity over cycles [start, end) to `group`: at once, or into the runs while
+  /// m_gathering.
+  void trace_activity(int group, std::uint64_t start, std::uint64_t end);
+  /// Reports the gathered runs and stops gathering.
+  void report_runs();
   traces::VcdRecorder* m_recorder = nullptr;
   int m_trace_all = -1;  ///< the group of every traced instance's signal: the mirrored bookings
+  bool m_gathering = false;
+  std::vector<ActivityRun> m_runs;
 };
 
 }  // namespace ptosim::engines
