@@ -72,6 +72,24 @@ TEST_CASE("tile-exec-trowargmin-index-dtype-decoded-001", "[sfu][avs]") {
   CHECK(m.read(0) == before);
 }
 
+TEST_CASE("ARG over a negative signed winner gives the lowest column of the typed extreme (the seeds)", "[sfu]") {
+  // isa-coverage.md, Seeds vs ASL: the ASL compares its sign-extended step result with the element
+  // read raw, so a negative winner would never move the index.
+  const std::string dims = "B.DIM zero, 2, ->LB0\nB.DIM zero, 1, ->LB1\nB.DIM zero, 4, ->LB2\n";
+  const struct {
+    const char* op;
+    std::vector<std::uint64_t> row;  // S8 encodings
+    std::uint64_t index;
+  } cases[] = {{"TROWARGMIN", {0x01, 0xff}, 1}, {"TROWARGMAX", {0xfe, 0xff}, 1}, {"TROWARGMIN", {0xff, 0xff}, 0}};
+  for (const auto& c : cases) {
+    INFO(c.op << " " << c.row[0] << " " << c.row[1]);
+    Machine m;
+    m.tile("T#1", DataType::S8, 128, 4, 1, 2, {c.row[0], c.row[1], 0, 0});
+    const unsigned d = m.commit(std::string("BSTART.SFU ") + c.op + ", S8\n" + dims + "B.IOT T#1, mask=1111, last, ->T<1>\nBSTOP\n");
+    CHECK(at(m.read(d), m.desc(d), 0, 0) == c.index);
+  }
+}
+
 TEST_CASE("tile-exec-trowargmin-tie-001", "[sfu][avs]") {
   Machine m;
   m.tile("T#1", DataType::U8, 128, 4, 1, 3, {4, 2, 2});
