@@ -11,8 +11,8 @@ export SC_COPYRIGHT_MESSAGE=DISABLE
 # Every benchmark runs on one CPU: on virtual machines the CPUs can differ in speed (1.5x on the
 # machine the figures in docs/performance.md come from), and a ratio of two runs on different
 # CPUs measures the machine, not the model. PTOSIM_BENCH_CPU picks the CPU (default 0).
-# Traced runs are also measured on two CPUs (PTOSIM_BENCH_CPUS, default 0,1), where the trace
-# writer works on a thread of its own (on one it works in line).
+# Traced runs are written in line (the default); timing-only ones are also measured with the
+# writer on a thread of its own (--trace-thread) on two CPUs (PTOSIM_BENCH_CPUS, default 0,1).
 pin=() pin2=()
 if command -v taskset >/dev/null; then
   pin=(taskset -c "${PTOSIM_BENCH_CPU:-0}")
@@ -77,14 +77,14 @@ echo "== timing-only mode on a large tiled GEMM and a 128x128 SFU workload, untr
 for w in "gemm:$timing_gemm_steps" "sfu128:$timing_sfu_rounds"; do
   plain=$(best --workload "$w" --mode timing-only)
   traced=$(best --workload "$w" --mode timing-only --vcd "$out/trace.vcd")
-  traced2=$(best2 --workload "$w" --mode timing-only --vcd "$out/trace.vcd")
-  engines=$(best2 --workload "$w" --mode timing-only --vcd "$out/trace.vcd" --trace-modules dispatcher,sfu,cube)
+  traced2=$(best2 --workload "$w" --mode timing-only --vcd "$out/trace.vcd" --trace-thread)
+  engines=$(best --workload "$w" --mode timing-only --vcd "$out/trace.vcd" --trace-modules dispatcher,sfu,cube)
   echo "$plain"
-  echo "$traced   (traced, one CPU: the writer in line)"
-  echo "$traced2   (traced, two CPUs: the writer on a thread of its own)"
-  echo "$engines   (traced without the memories, two CPUs: --trace-modules dispatcher,sfu,cube)"
+  echo "$traced   (traced: the writer in line)"
+  echo "$traced2   (traced, two CPUs: --trace-thread, the writer on a thread of its own)"
+  echo "$engines   (traced without the memories: --trace-modules dispatcher,sfu,cube)"
   awk -v p="$(seconds "$plain")" -v t="$(seconds "$traced")" -v d="$(seconds "$traced2")" -v e="$(seconds "$engines")" \
-    'BEGIN { printf("   traced / untraced = %.2f on one CPU, %.2f on two (without the memories %.2f)\n", p > 0 ? t / p : 0, p > 0 ? d / p : 0, p > 0 ? e / p : 0) }'
+    'BEGIN { printf("   traced / untraced = %.2f in line, %.2f with --trace-thread on two CPUs (without the memories %.2f)\n", p > 0 ? t / p : 0, p > 0 ? d / p : 0, p > 0 ? e / p : 0) }'
 done
 echo
 echo "== ptosim run --timing-only end to end (loading, simulation, and with --vcd the trace and its layout), one CPU"

@@ -5,7 +5,6 @@
 #include <deque>
 #include <exception>
 #include <mutex>
-#include <sched.h>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -104,19 +103,6 @@ class VcdRecorder::WriterThread {
   std::thread m_thread;
 };
 
-namespace {
-
-/// Whether this process may run on two CPUs or more at once (its affinity mask; a container's CPU
-/// quota is not seen): on one, a second thread only adds the logging and the switches to the
-/// writer's work.
-bool several_cpus() {
-  cpu_set_t cpus;
-  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) return std::thread::hardware_concurrency() > 1;
-  return CPU_COUNT(&cpus) > 1;
-}
-
-}  // namespace
-
 VcdRecorder::VcdRecorder(Threading threading) : m_threading(threading) {}
 
 VcdRecorder::~VcdRecorder() = default;
@@ -130,7 +116,7 @@ bool VcdRecorder::open(const std::string& path, const std::string& timescale_com
   before_open();
   m_opened = true;
   if (!m_writer.open(path, timescale_comment, window_begin_ps, window_end_ps)) return false;
-  if (m_threading == Threading::OwnThread || (m_threading == Threading::ByCpus && several_cpus())) {
+  if (m_threading == Threading::OwnThread) {
     try {
       m_thread = std::make_unique<WriterThread>(m_writer);
     } catch (const std::system_error&) {

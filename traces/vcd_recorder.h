@@ -2,11 +2,10 @@
 // VcdRecorder: what modules report the changes of their observable state to (busy flags, opcodes,
 // queue depths, port activity). A VcdWriter orders, folds, formats and writes them; on a busy trace
 // that work costs about as much as the simulation it watches. While the output is open a report is
-// logged as made (24 bytes), and the writer takes the reports a block at a time: on a thread of its
-// own when the process may run on two CPUs or more, else in line when a block is full (writing
-// thousands of reports together keeps the writer's code and data in cache, which interleaving it
-// with the simulation's does not). The writer sees the reports in the order made either way, so the
-// VCD is the same byte for byte.
+// logged as made (24 bytes), and the writer takes the reports a block at a time: in line when a
+// block is full (writing thousands of reports together keeps the writer's code and data in cache,
+// which interleaving it with the simulation's does not), or, asked, on a thread of its own. The
+// writer sees the reports in the order made either way, so the VCD is the same byte for byte.
 #pragma once
 
 #include <cstddef>
@@ -23,12 +22,12 @@ class VcdRecorder {
  public:
   using Signal = VcdWriter::Signal;
   using Start = VcdWriter::Start;
-  /// Where the writer works: on a thread of its own when the process may run on two CPUs or more
-  /// (the default), or always in line (on the simulation's thread, a block at a time), or always on
-  /// its own thread (tests run both).
-  enum class Threading { ByCpus, InLine, OwnThread };
+  /// Where the writer works: in line (on the simulation's thread, a block at a time), or on a
+  /// thread of its own, which spares the simulation the writer's work where two CPUs do not slow
+  /// each other (on the 2-CPU virtual machines measured, they did: docs/performance.md).
+  enum class Threading { InLine, OwnThread };
 
-  explicit VcdRecorder(Threading threading = Threading::ByCpus);
+  explicit VcdRecorder(Threading threading = Threading::InLine);
   /// Without close() (a run that failed), the reports not yet written are dropped and the output
   /// is left as far as it was written.
   ~VcdRecorder();
@@ -52,8 +51,8 @@ class VcdRecorder {
   std::uint64_t start_value(int id) const { return m_writer.start_value(id); }  // set at declaration
   const std::vector<Signal>& signals() const { return m_writer.signals(); }
 
-  /// Opens the output, writes the header and starts the writer's thread (see Threading; in line
-  /// if the thread cannot be started); see VcdWriter::open. Once only (std::logic_error after).
+  /// Opens the output, writes the header and starts the writer's thread if asked (see Threading; in
+  /// line if the thread cannot be started); see VcdWriter::open. Once only (std::logic_error after).
   bool open(const std::string& path, const std::string& timescale_comment, std::uint64_t window_begin_ps,
             std::uint64_t window_end_ps);
   /// Whether open() was called (declarations are over).

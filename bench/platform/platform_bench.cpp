@@ -30,7 +30,7 @@ using Clock = std::chrono::steady_clock;
 
 const char* const kUsage =
     "usage: ptosim_bench_platform (PROGRAM.pto | --workload gemm:N | --workload sfu128:N)\n"
-    "                             [--mode platform|timing-only|functional|load|text] [--vcd FILE [--trace-modules LIST]]\n"
+    "                             [--mode platform|timing-only|functional|load|text] [--vcd FILE [--trace-modules LIST] [--trace-thread]]\n"
     "                             [--set KEY=VALUE]...\n"
     "Prints the simulated cycles and bundles per wall-clock second (see docs/performance.md). A named\n"
     "workload runs under --allocation queue:2, a program file under queue:16 (ptosim run's default).\n";
@@ -72,6 +72,7 @@ int fail(const std::string& message) {
 
 int sc_main(int argc, char* argv[]) {
   std::string source, mode = "platform", vcd, name;
+  bool trace_thread = false;
   bool workload = false;
   std::vector<std::string> sets, modules = platforms::TileTop::traceable_modules();
   for (int i = 1; i < argc; ++i) {
@@ -97,6 +98,8 @@ int sc_main(int argc, char* argv[]) {
     } else if (a == "--trace-modules" && i + 1 < argc) {  // as for ptosim run
       std::string error;
       if (!platforms::TileTop::parse_modules(argv[++i], modules, error)) return fail("--trace-modules: " + error);
+    } else if (a == "--trace-thread") {  // as for ptosim run
+      trace_thread = true;
     } else if (a == "--set" && i + 1 < argc) {
       sets.push_back(argv[++i]);
     } else if (a == "--workload" || a == "--mode" || a == "--vcd" || a == "--trace-modules" || a == "--set") {
@@ -150,7 +153,7 @@ int sc_main(int argc, char* argv[]) {
     for (const auto& t : program.tiles) top.load_local(t.ref.index, t.desc, t.data);
     model::ProgramFrontEnd fe(assembly.instructions);
     top.dispatcher.set_program(&fe);
-    traces::VcdRecorder rec;
+    traces::VcdRecorder rec(trace_thread ? traces::VcdRecorder::Threading::OwnThread : traces::VcdRecorder::Threading::InLine);
     if (!vcd.empty()) {
       top.trace_to(rec, modules);
       if (!rec.open(vcd, "bench", 0, ~std::uint64_t{0})) return fail("cannot write " + vcd);

@@ -58,6 +58,7 @@ struct RunOptions {
   bool window_given = false;
   std::vector<std::string> trace_modules = TileTop::traceable_modules();
   bool trace_modules_given = false;
+  bool trace_thread = false;
   std::string stats;
   bool hex = false;
   bool quiet = false;
@@ -78,6 +79,7 @@ void usage(std::ostream& os) {
         "  --trace-window B:E     only trace cycles B..E (either may be empty)\n"
         "  --trace-modules LIST   only trace these modules, comma-separated: dispatcher, sfu, cube,\n"
         "                         local_memory, shared_memory (default: all)\n"
+        "  --trace-thread         write the trace on a thread of its own (see docs/user-guide.md)\n"
         "  --stats FILE           write run statistics as JSON\n"
         "  --hex                  dump element encodings in hex beside their values\n"
         "  --quiet                print the summary without the dumped tiles\n";
@@ -153,8 +155,8 @@ bool is_valued_run_option(const std::string& arg) {
 /// Whether `arg` is one of ptosim run's options: an option's value never is (`--stats --hex` is a
 /// missing value, not a file named --hex).
 bool is_run_option(const std::string& arg) {
-  return is_valued_run_option(arg) || arg == "--timing-only" || arg == "--hex" || arg == "--quiet" || arg == "--help" ||
-         arg == "-h";
+  return is_valued_run_option(arg) || arg == "--timing-only" || arg == "--trace-thread" || arg == "--hex" ||
+         arg == "--quiet" || arg == "--help" || arg == "-h";
 }
 
 bool parse_options(const Args& args, RunOptions& o, std::string& error) {
@@ -227,6 +229,8 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
         return false;
       }
       o.trace_modules_given = true;
+    } else if (a == "--trace-thread") {
+      if (!flag(a, o.trace_thread)) return false;
     } else if (a == "--stats") {
       if (!value(o.stats)) return false;
     } else if (a == "--hex") {
@@ -257,6 +261,10 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
   }
   if (o.vcd.empty() && o.fst.empty() && o.trace_modules_given) {
     error = "--trace-modules needs --vcd or --fst";
+    return false;
+  }
+  if (o.vcd.empty() && o.fst.empty() && o.trace_thread) {
+    error = "--trace-thread needs --vcd or --fst";
     return false;
   }
   return distinct_files(o, {}, error);
@@ -692,7 +700,8 @@ int simulate(const RunOptions& o) {
     std::cerr << "ptosim run: --fst: cannot create a temporary VCD beside '" << o.fst << "': " << std::strerror(errno) << "\n";
     return 2;
   }
-  traces::VcdRecorder recorder;
+  traces::VcdRecorder recorder(o.trace_thread ? traces::VcdRecorder::Threading::OwnThread
+                                               : traces::VcdRecorder::Threading::InLine);
   const engines::Clocked clock(config.params.clock);
   if (!trace_path.empty()) {
     top.trace_to(recorder, o.trace_modules);
