@@ -256,6 +256,7 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
     return booked.bytes;
   };
   m_gathering = m_recorder != nullptr;
+  m_runs.clear();  // not empty only if reporting the last train's threw
   if (mirror) {
     train.booked_bytes = groups * book_group(0, 0);
   } else {
