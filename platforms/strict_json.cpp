@@ -42,7 +42,7 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
     l.key = k;
     l.member = true;
     if (!m_rules.dotted_keys && k.find('.') != std::string::npos)
-      refuse("key '" + path() + "' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)");
+      note("key '" + path() + "' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)");  // the path is also a nested key's
     else if (!l.keys.insert(k).second)
       refuse("key '" + path() + "' given twice");
     return true;
@@ -81,7 +81,8 @@ class StrictBuilder final : public nlohmann::json_sax<Json> {
     return p.empty() ? p : p + ": ";
   }
 
-  /// A problem that ends the parse (or see refuse).
+  /// A problem: one that ends the parse, or one whose value the rest of the document is read
+  /// around (see refuse).
   void note(std::string problem) { m_problems.push_back(std::move(problem)); }
   /// A problem in the value being parsed that leaves the document readable: the parse goes on, to
   /// find the others.

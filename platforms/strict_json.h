@@ -29,8 +29,9 @@ struct JsonNotes {
   /// with their text: a reader of integers refuses them, which it cannot tell from the value alone.
   std::map<std::string, std::string> rounded_to_whole;
   /// The values a problem was found in (a key given twice, whose last value the document holds; a
-  /// number too small, read as 0; a key with a dot): already reported, so a reader that checks the
-  /// document further for more problems passes over them.
+  /// number too small, read as 0): already reported, so a reader that checks the document further
+  /// for more problems passes over them. A key with a dot is not among them: its path is also the
+  /// nested key's it names.
   std::set<std::string> refused;
 };
 

@@ -125,7 +125,7 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   stop_mirroring();  // one instance's access: the others do not see it
   const sc_core::sc_time stamp = sc_core::sc_time_stamp();
   const auto grant = book(instance, m_clock.now_cycles(), m_clock.to_cycles(stamp + delay),
-                          addr - instance * instance_bytes(), len);
+                          addr - instance * instance_bytes(), len, nullptr);
   delay = m_clock.to_time(model::Cycles(grant.done)) - stamp;
   Instance& in = m_instances[instance];
   (gp.is_read() ? in.bytes_read : in.bytes_written) += len;
@@ -134,23 +134,24 @@ void TileMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
 }
 
 model::MemoryPortModel::Grant TileMemory::book(unsigned instance, std::uint64_t now, std::uint64_t arrival,
-                                               std::uint64_t offset, std::uint64_t len) {
+                                               std::uint64_t offset, std::uint64_t len,
+                                               std::vector<ActivityRun>* runs) {
   Instance& in = m_instances[instance];
   const auto grant = in.ports.reserve(now, arrival, offset, len);
   // While the instances mirror, instance 0's booking is every instance's.
   const int group = m_mirroring ? m_trace_all : in.trace_group;
-  if (m_recorder && group >= 0) trace_activity(group, grant.start, grant.start + in.ports.occupancy(len));
+  if (m_recorder && group >= 0) trace_activity(group, grant.start, grant.start + in.ports.occupancy(len), runs);
   return grant;
 }
 
-void TileMemory::trace_activity(int group, std::uint64_t start, std::uint64_t end) {
-  if (m_gathering) {
-    for (ActivityRun& r : m_runs)
+void TileMemory::trace_activity(int group, std::uint64_t start, std::uint64_t end, std::vector<ActivityRun>* runs) {
+  if (runs) {
+    for (ActivityRun& r : *runs)
       if (r.group == group && r.end == start) {
         r.end = end;
         return;
       }
-    m_runs.push_back({group, start, end});
+    runs->push_back({group, start, end});
     return;
   }
   m_recorder->add_at(group, 1, m_clock.cycle_ps(start));
@@ -158,8 +159,7 @@ void TileMemory::trace_activity(int group, std::uint64_t start, std::uint64_t en
 }
 
 void TileMemory::report_runs() {
-  m_gathering = false;
-  for (const ActivityRun& r : m_runs) trace_activity(r.group, r.start, r.end);
+  for (const ActivityRun& r : m_runs) trace_activity(r.group, r.start, r.end, nullptr);
   m_runs.clear();
 }
 
@@ -241,6 +241,9 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
   const std::uint64_t hop = delay.value();
   const std::uint64_t now = stamp / period;
   std::uint64_t done = stamp;
+  // Traced, the train's port activity is gathered and reported once it is booked.
+  m_runs.clear();  // not empty only if reporting the last train's threw
+  std::vector<ActivityRun>* const runs = m_recorder ? &m_runs : nullptr;
   const auto book_group = [&](std::size_t g, unsigned instance) {
     // The initiator's address of the instance's first byte.
     const std::uint64_t base = shift + instance * instance_bytes();
@@ -248,15 +251,13 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
         train.streams + g * n, n, train.burst_bytes, train.horizon,
         [&](const model::BurstStream& s, std::uint64_t addr, std::uint64_t bytes) {
           const std::uint64_t arrival = m_clock.to_cycles(s.pacer.next_issue() + hop);  // the next clock edge
-          const auto grant = book(instance, now, arrival, addr - base, bytes);
+          const auto grant = book(instance, now, arrival, addr - base, bytes, runs);
           (s.write ? m_instances[instance].bytes_written : m_instances[instance].bytes_read) += bytes;
           return grant.done * period;
         });
     done = std::max(done, booked.done);
     return booked.bytes;
   };
-  m_gathering = m_recorder != nullptr;
-  m_runs.clear();  // not empty only if reporting the last train's threw
   if (mirror) {
     train.booked_bytes = groups * book_group(0, 0);
   } else {
@@ -270,7 +271,7 @@ bool TileMemory::group_instance(const BurstTrain& train, std::size_t g, std::uin
                     [&](const Instance& in) { return in.ports.same_bookings_from(now, m_instances.front().ports); }))
       start_mirroring();
   }
-  if (m_gathering) report_runs();
+  if (runs) report_runs();
   delay = sc_core::sc_time::from_value(done - stamp);
   return tlm::TLM_OK_RESPONSE;
 }

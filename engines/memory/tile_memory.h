@@ -74,10 +74,12 @@ class TileMemory : public sc_core::sc_module {
   unsigned instance_of(std::uint64_t addr) const { return static_cast<unsigned>(m_instance_bytes.quotient(addr)); }
   /// Makes `slot`'s bytes cover its first `bytes` (at most the stride).
   void grow_slot(unsigned slot, std::uint64_t bytes);
+  struct ActivityRun;
   /// Books an access to `instance` at `offset` within it, arriving at cycle `arrival` (it is cycle
-  /// `now`); returns the grant.
+  /// `now`); returns the grant. Its traced port activity is reported at once, or gathered into
+  /// `runs` (see trace_activity).
   model::MemoryPortModel::Grant book(unsigned instance, std::uint64_t now, std::uint64_t arrival, std::uint64_t offset,
-                                     std::uint64_t len);
+                                     std::uint64_t len, std::vector<ActivityRun>* runs);
   /// Books `train`'s bursts, its addresses `shift` above this memory's; `delay` becomes the last
   /// completion. Nothing is booked if the train's streams do not split into groups of its group
   /// size (a generic error) or a group's transfers do not lie in slots of one instance, later than
@@ -122,15 +124,13 @@ class TileMemory : public sc_core::sc_module {
     std::uint64_t start;
     std::uint64_t end;  ///< exclusive, in cycles
   };
-  /// Reports activity over cycles [start, end) to `group`: at once, or into the runs while
-  /// m_gathering.
-  void trace_activity(int group, std::uint64_t start, std::uint64_t end);
-  /// Reports the gathered runs and stops gathering.
+  /// Reports activity over cycles [start, end) to `group`: at once, or, given `runs`, into them.
+  void trace_activity(int group, std::uint64_t start, std::uint64_t end, std::vector<ActivityRun>* runs);
+  /// Reports the runs a train gathered (m_runs) and empties them.
   void report_runs();
   traces::VcdRecorder* m_recorder = nullptr;
   int m_trace_all = -1;  ///< the group of every traced instance's signal: the mirrored bookings
-  bool m_gathering = false;
-  std::vector<ActivityRun> m_runs;
+  std::vector<ActivityRun> m_runs;  ///< a train's, while it books
 };
 
 }  // namespace ptosim::engines

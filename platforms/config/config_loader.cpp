@@ -163,11 +163,15 @@ void apply_file(const std::string& file, std::vector<model::ParamInfo>& table, s
     return;
   }
   // A value the parse refused (a key given twice) is reported; every other is checked, so one
-  // reading lists every problem. Nothing is set unless the whole file is right.
+  // reading lists every problem. Nothing is set unless the whole file is right. An entry holds a
+  // refused value, or lies within one, when one path begins the other up to a '.' or '['.
+  const auto within = [](const std::string& inner, const std::string& outer) {
+    return inner.compare(0, outer.size(), outer) == 0 &&
+           (inner.size() == outer.size() || inner[outer.size()] == '.' || inner[outer.size()] == '[');
+  };
   const auto refused = [&](const std::string& key) {
-    return std::any_of(notes.refused.begin(), notes.refused.end(), [&](const std::string& r) {
-      return key.compare(0, r.size(), r) == 0 && (key.size() == r.size() || key[r.size()] == '.');
-    });
+    return std::any_of(notes.refused.begin(), notes.refused.end(),
+                       [&](const std::string& r) { return within(key, r) || within(r, key); });
   };
   std::vector<std::pair<std::string, Json>> entries;
   flatten(j, "", table, entries);

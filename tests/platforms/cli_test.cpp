@@ -141,7 +141,8 @@ TEST_CASE("ptosim run: the VCD converts with vcd2fst and comes with a GTKWave la
 
 TEST_CASE("ptosim run writes the same trace with its writer in line and on a thread of its own (--trace-thread)", "[cli]") {
   // A timing-only chain of 2000 GEMM bundles reports some 40 000 changes: written in line a block
-  // at a time, or handed a block at a time to the writer's thread.
+  // at a time, or handed a block at a time to the writer's thread. The file cannot tell which
+  // wrote it (that is the point); the thread's own work is tested in the recorder's tests.
   const std::string dims = "B.FPATR\nB.DIM zero, 32, ->LB0\nB.DIM zero, 64, ->LB1\nB.DIM zero, 256, ->LB2\n";
   std::string program =
       ".tile T#1 FP16 valid=32x256 layout=CUBE_M32 location=Matrix capacity=16KiB\n.random T#1 seed=1\n"

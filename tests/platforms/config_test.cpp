@@ -169,6 +169,16 @@ TEST_CASE("A key given twice in one object is an error naming its path", "[confi
                                  more + ": cube.fill_cycles: '1e-400' is too small to hold (it would read as 0)",
                                  more + ": unknown key 'sfu.bogus'",
                                  more + ": sfu.read_bytes_per_cycle: expected a whole number in [1, 65536] (bytes/cycle), got \"x\""});
+  // A dotted key's path is the nested key's: its value is checked too, and hides no error of the
+  // nested one.
+  const std::string dotted_too = write(R"({ "sfu.read_bytes_per_cycle": 64, "sfu": { "read_bytes_per_cycle": "x" } })");
+  CHECK(load_config(dotted_too, {}).errors ==
+        std::vector<std::string>{dotted_too + ": key 'sfu.read_bytes_per_cycle' has a dot: nest it ({\"a\": {\"b\": ...}} for a.b)",
+                                 dotted_too + ": sfu.read_bytes_per_cycle: expected a whole number in [1, 65536] (bytes/cycle), got \"x\""});
+  // A value holding a refused number is not checked further (it would show the number as 0).
+  const std::string inner = write(R"({ "sfu": { "read_bytes_per_cycle": [1e-400, 3] } })");
+  CHECK(load_config(inner, {}).errors ==
+        std::vector<std::string>{inner + ": sfu.read_bytes_per_cycle[0]: '1e-400' is too small to hold (it would read as 0)"});
   // A dotted key would be a second name for a nested one, so it could repeat it unseen.
   const auto dotted = load_config(write(R"({ "sfu.bytes_per_cycle": 64, "sfu": { "bytes_per_cycle": 32 } })"), {});
   CHECK(has_error(dotted.errors, "key 'sfu.bytes_per_cycle' has a dot: nest it"));
