@@ -163,11 +163,20 @@ class VcdWriter {
   }
   /// Stages `delta` (two's complement) added to each signal of `group`.
   void add_now(int group, std::uint64_t delta) {
+    // Locals: a value's store could alias the members (both std::uint64_t), which the compiler
+    // would otherwise reload for each signal.
+    State* const signals = m_signals.data();
+    int* const staged = m_staged.data();
+    std::size_t count = m_staged_count;
     for (const int id : m_groups[static_cast<std::size_t>(group)]) {
-      State& s = m_signals[static_cast<std::size_t>(id)];
+      State& s = signals[id];
       s.value += delta;
-      mark_staged(s, id);
+      if (!s.staged) {
+        s.staged = true;
+        staged[count++] = id;
+      }
     }
+    m_staged_count = count;
   }
   void mark_staged(State& s, int id) {
     if (!s.staged) {
