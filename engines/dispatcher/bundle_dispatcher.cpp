@@ -195,8 +195,9 @@ void BundleDispatcher::record_immediate(std::shared_ptr<InFlight> f) {
 
 void BundleDispatcher::set_program(model::ProgramFrontEnd* program) {
   // Each refusal returns, should the report not throw: the program set stays as it was.
-  if (sc_core::sc_start_of_simulation_invoked()) {
-    SC_REPORT_ERROR(name(), "set_program after the simulation started: the dispatcher runs the one program set before it");
+  const bool simulating = sc_core::sc_start_of_simulation_invoked();
+  if (simulating && !m_finished) {
+    SC_REPORT_ERROR(name(), "set_program while a program runs: the next one is set once finished_event() says it has retired");
     return;
   }
   if (program == m_program) return;
@@ -206,9 +207,21 @@ void BundleDispatcher::set_program(model::ProgramFrontEnd* program) {
   }
   if (m_program) m_program->release();  // replaced before it ran
   m_program = program;
+  if (simulating && program) {  // launched now: finished again once it has retired
+    m_finished = false;
+    m_launched.notify(sc_core::SC_ZERO_TIME);
+  }
 }
 
 void BundleDispatcher::dispatch_thread() {
+  for (;;) {
+    run_program();
+    sc_core::wait(m_launched);
+  }
+}
+
+void BundleDispatcher::run_program() {
+  m_retired_bundles.fault.reset();  // the fault that ended this program, if one does
   set_state(State::Idle);
   while (m_program) {
     set_state(State::Decode);
@@ -320,6 +333,10 @@ void BundleDispatcher::dispatch_thread() {
   set_state(State::Drain);
   while (!m_reorder.empty()) await_progress();
   set_state(State::Done);
+  if (m_program) {  // consumed
+    m_program->release();
+    m_program = nullptr;
+  }
   m_finished = true;
   m_finish_cycle = now_cycles();
   m_finished_event.notify(sc_core::SC_ZERO_TIME);

@@ -94,18 +94,22 @@ class BundleDispatcher : public sc_core::sc_module {
                    model::AllocationSpec allocation, bool timing_only);
   ~BundleDispatcher() override;
 
-  /// The program, set before simulation starts (the dispatcher runs one program; later is an error,
-  /// as is a front end another dispatcher already reads).
+  /// The program: set before the simulation starts, it runs from cycle 0; set while simulating,
+  /// once the last program has retired (finished()), it runs from then on, on the tile registers,
+  /// GPRs and flags the last one left. Set while a program runs is an error, as is a front end
+  /// another dispatcher reads.
   void set_program(model::ProgramFrontEnd* program);
   model::TileState& state() { return m_state; }
   const model::TileState& state() const { return m_state; }
 
+  /// The bundles of every program run so far; `fault` is the one that ended the latest program.
   const RetiredBundles& retired() const { return m_retired_bundles; }
   const DispatcherStats& stats() const { return m_stats; }
+  /// Whether the latest program has fully retired (or stopped at a fault): the dispatcher is idle.
   bool finished() const { return m_finished; }
-  /// Cycle at which the program fully retired (valid once finished()).
+  /// Cycle at which the latest program fully retired (valid once finished()).
   std::uint64_t finish_cycle() const { return m_finish_cycle; }
-  /// Notified once the program has fully retired (or stopped at a fault).
+  /// Notified each time a program has fully retired (or stopped at a fault).
   const sc_core::sc_event& finished_event() const { return m_finished_event; }
   void trace_to(traces::VcdRecorder& rec, const std::string& scope);
   /// The traced `state` signal's values and their names (for a viewer's translate filter).
@@ -126,6 +130,8 @@ class BundleDispatcher : public sc_core::sc_module {
   struct InFlight;
 
   void dispatch_thread();
+  /// Runs m_program (none: finishes at once) to its end or its fault, then lets it go.
+  void run_program();
   void sfu_issue_thread();
   void cube_issue_thread();
   void issue_loop(int engine);
@@ -222,6 +228,7 @@ class BundleDispatcher : public sc_core::sc_module {
   bool m_finished = false;
   std::uint64_t m_finish_cycle = 0;
   sc_core::sc_event m_finished_event;
+  sc_core::sc_event m_launched;  ///< a program was set while simulating
 
   bool m_traced = false;  ///< signals declared: the dispatcher's state is observed
   traces::TracedValue m_trace_state;

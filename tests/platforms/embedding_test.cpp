@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -117,14 +118,11 @@ TEST_CASE("Embedding: a user's sc_main runs a program on TileTop and its host re
   for (unsigned r = 0; r < 4; ++r) CHECK(fragment[r] == sums[r]);
 }
 
-TEST_CASE("Embedding: a program, an input, a GPR or the flags given after the simulation started is an error",
-          "[embedding]") {
+TEST_CASE("Embedding: an input, a GPR or the flags given after the simulation started is an error", "[embedding]") {
   const platforms::ConfigResult config = platforms::load_config("", {});
   platforms::TileTop top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16},
                          false);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  model::ProgramFrontEnd front_end({});
-  REQUIRE_THROWS_WITH(top.dispatcher.set_program(&front_end), Catch::Contains("set_program after the simulation started"));
   model::TileDescriptor desc;
   std::array<model::FragmentData, model::kPeCount> data;
   REQUIRE_THROWS_WITH(top.load_local(0, desc, data), Catch::Contains("load_local after the simulation started"));
@@ -134,6 +132,95 @@ TEST_CASE("Embedding: a program, an input, a GPR or the flags given after the si
   REQUIRE_THROWS_WITH(top.set_status(model::kFlagNX), Catch::Contains("set_status after the simulation started"));
   CHECK(top.dispatcher.state().gpr(0, 1) == 0);
   CHECK(top.dispatcher.state().status() == 0);
+}
+
+namespace {
+
+// A host that runs a second program once the first has retired, on the registers it left.
+struct Launcher : sc_core::sc_module {
+  engines::BundleDispatcher* dispatcher = nullptr;
+  model::ProgramFrontEnd* second = nullptr;
+  model::ProgramFrontEnd* third = nullptr;  ///< set while the second runs: refused
+  std::uint64_t first_finish = 0, first_retired = 0, second_finish = 0;
+  bool finished_once_launched = true;
+  bool third_untaken = false;
+  std::string refusal;
+
+  SC_HAS_PROCESS(Launcher);
+  explicit Launcher(sc_core::sc_module_name n) : sc_core::sc_module(n) { SC_THREAD(run); }
+
+  void run() {
+    sc_core::wait(dispatcher->finished_event());
+    first_finish = dispatcher->finish_cycle();
+    first_retired = dispatcher->retired().total;
+    sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));  // the platform idles meanwhile
+    dispatcher->set_program(second);
+    finished_once_launched = dispatcher->finished();
+    try {
+      dispatcher->set_program(third);
+    } catch (const sc_core::sc_report& r) {
+      refusal = r.what();
+    }
+    // An error that only displays changes nothing either.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY);
+    dispatcher->set_program(third);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DEFAULT_ERROR_ACTIONS);
+    third_untaken = third->claim();
+    sc_core::wait(dispatcher->finished_event());
+    second_finish = dispatcher->finish_cycle();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Embedding: programs run one after another in one simulation, each on the registers the last left",
+          "[embedding]") {
+  const std::string path = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+  platforms::ProgramFile program;
+  std::string error;
+  REQUIRE(platforms::parse_program_file(path, program, error));
+  const model::Assembly first = model::assemble(program.assembly, path);
+  // The column sum of the first program's row sums (U#1 then; U#2 once this result is U#1).
+  const model::Assembly second = model::assemble(
+      "BSTART.SFU TCOLSUM, FP32\nB.DIM zero, 1, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOT U#1, mask=1111, last, ->U<1>\nBSTOP\n",
+      "second");
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  const platforms::ConfigResult config = platforms::load_config("", {});
+  platforms::TileTop top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16},
+                         false);
+  for (const platforms::ProgramTile& t : program.tiles) top.load_local(t.ref.index, t.desc, t.data);
+  model::ProgramFrontEnd first_fe(first.instructions), second_fe(second.instructions), third_fe(second.instructions);
+  top.dispatcher.set_program(&first_fe);
+  Launcher launcher("launcher");
+  launcher.dispatcher = &top.dispatcher;
+  launcher.second = &second_fe;
+  launcher.third = &third_fe;
+
+  sc_core::sc_start();
+
+  REQUIRE(top.dispatcher.finished());
+  CHECK(launcher.first_retired == 1);
+  CHECK_FALSE(launcher.finished_once_launched);
+  CHECK(launcher.refusal.find("set_program while a program runs") != std::string::npos);
+  CHECK(launcher.third_untaken);
+  const std::uint64_t period_ps = config.params.clock.period_ps;
+  CHECK(launcher.second_finish > launcher.first_finish + 100'000 / period_ps);  // it started after the idle time
+  CHECK(top.dispatcher.finish_cycle() == launcher.second_finish);
+  CHECK(top.dispatcher.retired().total == 2);
+  CHECK(top.dispatcher.retired().committed == 2);
+  const model::TileRef sum = *model::TileRef::parse("U#1"), rows = *model::TileRef::parse("U#2");
+  const std::vector<std::uint64_t> row_sums{0x42100000, 0x3f7f0000, 0x3f800000, 0x40400000};  // 36, 0.99609375, 1, 3
+  for (int pe = 0; pe < model::kPeCount; ++pe) {
+    const model::FragmentData total = top.read_local(sum.index, pe), by_row = top.read_local(rows.index, pe);
+    REQUIRE(total.size() >= 1);
+    REQUIRE(by_row.size() >= 4);
+    CHECK(total[0] == std::uint64_t{0x4223fc00});  // 40.99609375
+    for (unsigned r = 0; r < 4; ++r) CHECK(by_row[r] == row_sums[r]);
+  }
+  // The statistics count both programs.
+  const auto report = platforms::run_report(top, config.params, top.dispatcher.finish_cycle());
+  CHECK(report["engines"]["sfu"]["commands"] == 2);
 }
 
 TEST_CASE("Embedding: a tile that cannot be stored, or a register or PE that does not exist, is an error", "[embedding]") {
@@ -240,9 +327,6 @@ TEST_CASE("Embedding: a tile reads as loaded before the simulation starts and af
   top.load_shared(8, desc, desc.pe_mask, data[0]);
   top.set_gpr(0, 1, 42);
   top.set_status(model::kFlagNX);
-  model::ProgramFrontEnd late({});
-  top.dispatcher.set_program(&late);
-  CHECK(late.claim());  // not taken by the dispatcher
   const model::TileState& state = top.dispatcher.state();
   CHECK_FALSE(state.local(5).allocated);
   CHECK_FALSE(state.shared(8).allocated);
