@@ -80,16 +80,26 @@ struct Host : sc_core::sc_module {
   }
 };
 
+/// examples/rowsum.pto, read and assembled as a user's sc_main would.
+struct RowSumExample {
+  platforms::ProgramFile program;
+  model::Assembly assembly;
+};
+RowSumExample row_sum_example() {
+  const std::string path = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+  RowSumExample e;
+  std::string error;
+  REQUIRE(platforms::parse_program_file(path, e.program, error));
+  e.assembly = model::assemble(e.program.assembly, path);
+  REQUIRE(e.assembly.ok());
+  return e;
+}
+
 }  // namespace
 
 TEST_CASE("Embedding: a user's sc_main runs a program on TileTop and its host reads the results over TLM",
           "[embedding]") {
-  const std::string path = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
-  platforms::ProgramFile program;
-  std::string error;
-  REQUIRE(platforms::parse_program_file(path, program, error));
-  const model::Assembly assembly = model::assemble(program.assembly, path);
-  REQUIRE(assembly.ok());
+  const auto [program, assembly] = row_sum_example();
   const platforms::ConfigResult config = platforms::load_config("", {});  // the embedded default
   REQUIRE(config.errors.empty());
 
@@ -175,16 +185,11 @@ struct Launcher : sc_core::sc_module {
 
 TEST_CASE("Embedding: programs run one after another in one simulation, each on the registers the last left",
           "[embedding]") {
-  const std::string path = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
-  platforms::ProgramFile program;
-  std::string error;
-  REQUIRE(platforms::parse_program_file(path, program, error));
-  const model::Assembly first = model::assemble(program.assembly, path);
+  const auto [program, first] = row_sum_example();
   // The column sum of the first program's row sums (U#1 then; U#2 once this result is U#1).
   const model::Assembly second = model::assemble(
       "BSTART.SFU TCOLSUM, FP32\nB.DIM zero, 1, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOT U#1, mask=1111, last, ->U<1>\nBSTOP\n",
       "second");
-  REQUIRE(first.ok());
   REQUIRE(second.ok());
   const platforms::ConfigResult config = platforms::load_config("", {});
   platforms::TileTop top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16},
