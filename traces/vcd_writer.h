@@ -159,7 +159,7 @@ class VcdWriter {
   void stage(int id, std::uint64_t value) {
     State& s = m_signals[static_cast<std::size_t>(id)];
     s.value = value;
-    mark_staged(s, id);
+    mark_staged(s, id, m_staged.data(), m_staged_count);
   }
   /// Stages `delta` (two's complement) added to each signal of `group`.
   void add_now(int group, std::uint64_t delta) {
@@ -171,17 +171,15 @@ class VcdWriter {
     for (const int id : m_groups[static_cast<std::size_t>(group)]) {
       State& s = signals[id];
       s.value += delta;
-      if (!s.staged) {
-        s.staged = true;
-        staged[count++] = id;
-      }
+      mark_staged(s, id, staged, count);
     }
     m_staged_count = count;
   }
-  void mark_staged(State& s, int id) {
+  /// Lists `s` (signal `id`) among the `count` staged in `staged`, once.
+  static void mark_staged(State& s, int id, int* staged, std::size_t& count) {
     if (!s.staged) {
       s.staged = true;
-      m_staged[m_staged_count++] = id;  // each signal at most once: sized at declaration
+      staged[count++] = id;  // each signal at most once: sized at declaration
     }
   }
   /// Writes the changes staged at the current time, records every earlier time's scheduled changes

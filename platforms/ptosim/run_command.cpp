@@ -24,6 +24,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include <systemc>
 
@@ -255,18 +256,15 @@ bool parse_options(const Args& args, RunOptions& o, std::string& error) {
     error = "--vcd and --fst are exclusive";
     return false;
   }
-  if (o.vcd.empty() && o.fst.empty() && o.window_given) {
-    error = "--trace-window needs --vcd or --fst";
-    return false;
-  }
-  if (o.vcd.empty() && o.fst.empty() && o.trace_modules_given) {
-    error = "--trace-modules needs --vcd or --fst";
-    return false;
-  }
-  if (o.vcd.empty() && o.fst.empty() && o.trace_thread) {
-    error = "--trace-thread needs --vcd or --fst";
-    return false;
-  }
+  // The options that shape a trace need one.
+  if (o.vcd.empty() && o.fst.empty())
+    for (const auto& [given, option] : {std::pair{o.window_given, "--trace-window"},
+                                        std::pair{o.trace_modules_given, "--trace-modules"},
+                                        std::pair{o.trace_thread, "--trace-thread"}})
+      if (given) {
+        error = std::string(option) + " needs --vcd or --fst";
+        return false;
+      }
   return distinct_files(o, {}, error);
 }
 
