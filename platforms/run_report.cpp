@@ -60,7 +60,7 @@ OJson memory_json(const engines::TileMemory& m, unsigned instance) {
 OJson run_report(TileTop& top, const model::PlatformParams& params, std::uint64_t total_cycles) {
   // Idle and stall time is charged as the run ends: before, the counts would look plausible and
   // be wrong.
-  if (!top.dispatcher.finished()) {
+  if (!sc_core::sc_start_of_simulation_invoked() || !top.dispatcher.finished()) {
     SC_REPORT_ERROR(top.name(), "run_report: the run has not finished (the statistics are a finished run's)");
     return OJson::object();  // should the report not throw
   }

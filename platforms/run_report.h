@@ -13,7 +13,8 @@
 
 namespace ptosim::platforms {
 
-/// An error (SC_REPORT_ERROR) before the run has finished (BundleDispatcher::finished()).
+/// An error (SC_REPORT_ERROR) before the run has finished: before the simulation, or while a
+/// program runs (BundleDispatcher::finished()).
 nlohmann::ordered_json run_report(TileTop& top, const model::PlatformParams& params, std::uint64_t total_cycles);
 
 }  // namespace ptosim::platforms

@@ -42,7 +42,8 @@ TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& para
                    params.clock),
       shared_memory("shared_memory", 1, model::kSharedTileCount, am::kSharedSlotStride, params.shared_memory, params.clock),
       router("router", engines::Clocked(params.clock).to_time(model::Cycles(params.interconnect_hop_cycles))),
-      debug_port("debug_port") {
+      debug_port("debug_port"),
+      control("control", dispatcher, params.clock) {
   dispatcher.sfu_cmd_initiator_socket.bind(sfu.cmd_target_socket);
   dispatcher.cube_cmd_initiator_socket.bind(cube.cmd_target_socket);
   dispatcher.dbg_initiator_socket.bind(router.target_socket);
@@ -53,6 +54,8 @@ TileTop::TileTop(sc_core::sc_module_name name, const model::PlatformParams& para
   router.map(0, am::locals_range(), local_memory.name());
   router.initiator_socket.bind(shared_memory.target_socket);
   router.map(1, am::shared_range(), shared_memory.name());
+  router.initiator_socket.bind(control.target_socket);
+  router.map(2, am::control_range(), control.name());
 }
 
 void TileTop::load_local(unsigned index, const model::TileDescriptor& desc,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // TileTop: the default platform netlist — a bundle dispatcher, the SFU and CUBE engines, the Local
-// tile memories (one target holding one memory per PE) and the Shared tile memory, joined by a
-// router. Owns its children and binds them; nothing else.
+// tile memories (one target holding one memory per PE), the Shared tile memory and the host control
+// registers, joined by a router. Owns its children and binds them; nothing else.
 #pragma once
 
 #include <array>
@@ -11,6 +11,7 @@
 
 #include <systemc>
 
+#include "engines/dispatcher/control_registers.h"
 #include "engines/cube/cube_engine.h"
 #include "engines/dispatcher/bundle_dispatcher.h"
 #include "engines/memory/tile_memory.h"
@@ -36,6 +37,7 @@ class TileTop : public sc_core::sc_module {
   engines::TileMemory shared_memory;
   interconnect::Router router;
   interconnect::DebugPort debug_port;
+  engines::ControlRegisters control;  ///< host control: kernels launched over TLM, interrupt line
 
   /// Installs an input tile: descriptor into the dispatcher's state now, payload into tile memory
   /// when simulation starts (sockets can carry debug transport only once elaboration is complete).

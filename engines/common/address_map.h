@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The platform address map: where each PE's Local tile memory and the Shared tile memory sit, and
-// the address of a tile fragment. The platform maps the router with these; engines address with them.
+// The platform address map: where each PE's Local tile memory, the Shared tile memory and the host
+// control registers sit, and the address of a tile fragment. The platform maps the router with
+// these; engines address with them.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,8 @@ constexpr std::uint64_t kLocalBase = 0x0000'0000;
 constexpr std::uint64_t kLocalSize = kLocalSlotStride * model::kLocalTileCount;  // 16 MiB per PE
 constexpr std::uint64_t kSharedBase = 0x1000'0000;
 constexpr std::uint64_t kSharedSize = kSharedSlotStride * model::kSharedTileCount;  // 64 MiB
+constexpr std::uint64_t kControlBase = 0x2000'0000;  ///< the host control registers (control_map.h)
+constexpr std::uint64_t kControlSize = 0x1000;
 
 constexpr model::AddressRange local_range(int pe) {
   return model::AddressRange{kLocalBase + static_cast<std::uint64_t>(pe) * kLocalSize, kLocalSize};
@@ -26,6 +29,7 @@ constexpr model::AddressRange local_range(int pe) {
 /// The Local memories of all PEs, side by side (one memory target serves them).
 constexpr model::AddressRange locals_range() { return model::AddressRange{kLocalBase, kLocalSize * model::kPeCount}; }
 constexpr model::AddressRange shared_range() { return model::AddressRange{kSharedBase, kSharedSize}; }
+constexpr model::AddressRange control_range() { return model::AddressRange{kControlBase, kControlSize}; }
 
 /// Address of byte 0 of PE `pe`'s fragment of the tile in physical `slot` (Shared: the payload).
 constexpr std::uint64_t fragment_address(model::TileRef::Space space, unsigned slot, int pe) {

@@ -207,16 +207,16 @@ void BundleDispatcher::set_program(model::ProgramFrontEnd* program) {
   }
   if (m_program) m_program->release();  // replaced before it ran
   m_program = program;
-  if (simulating && program) {  // launched now: finished again once it has retired
-    m_finished = false;
-    m_launched.notify(sc_core::SC_ZERO_TIME);
-  }
+  m_finished = !program;  // until it has retired
+  if (simulating && program) m_launched.notify(sc_core::SC_ZERO_TIME);
 }
 
 void BundleDispatcher::dispatch_thread() {
+  run_program();  // a program set before the simulation; none finishes at once, at cycle 0
   for (;;) {
+    // A program set in the delta before this thread first ran was run above: its launch is stale.
+    while (!m_program) sc_core::wait(m_launched);
     run_program();
-    sc_core::wait(m_launched);
   }
 }
 

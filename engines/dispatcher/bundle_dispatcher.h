@@ -105,7 +105,8 @@ class BundleDispatcher : public sc_core::sc_module {
   /// The bundles of every program run so far; `fault` is the one that ended the latest program.
   const RetiredBundles& retired() const { return m_retired_bundles; }
   const DispatcherStats& stats() const { return m_stats; }
-  /// Whether the latest program has fully retired (or stopped at a fault): the dispatcher is idle.
+  /// Whether the latest program has fully retired (or stopped at a fault), or none was set: the
+  /// dispatcher is idle.
   bool finished() const { return m_finished; }
   /// Cycle at which the latest program fully retired (valid once finished()).
   std::uint64_t finish_cycle() const { return m_finish_cycle; }
@@ -225,7 +226,7 @@ class BundleDispatcher : public sc_core::sc_module {
   std::set<std::string> m_skipped_seen;  ///< m_retired_bundles.skipped_checks, to find the new ones
   DispatcherStats m_stats;
   std::uint64_t m_next_id = 0;
-  bool m_finished = false;
+  bool m_finished = true;  ///< no program runs (none set yet, or the latest has retired)
   std::uint64_t m_finish_cycle = 0;
   sc_core::sc_event m_finished_event;
   sc_core::sc_event m_launched;  ///< a program was set while simulating

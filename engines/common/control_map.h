@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The host control registers' map (ControlRegisters): offsets from engines::address_map::kControlBase,
+// their fields and codes. 32-bit registers, accessed one whole aligned word at a time; 64-bit values
+// are LO/HI pairs. A host model includes this header to drive the accelerator over TLM.
+#pragma once
+
+#include <cstdint>
+
+namespace ptosim::engines::control_map {
+
+// Offsets.
+constexpr std::uint64_t kId = 0x00;           ///< RO: kIdValue
+constexpr std::uint64_t kVersion = 0x04;      ///< RO: kMapVersion, this map's
+constexpr std::uint64_t kKernels = 0x08;      ///< RO: how many kernels the platform was given
+constexpr std::uint64_t kKernel = 0x0C;       ///< RW: the kernel the next START launches
+constexpr std::uint64_t kControl = 0x10;      ///< WO (reads 0): kControlStart, kControlClearError
+constexpr std::uint64_t kStatus = 0x14;       ///< RO: kStatusBusy, kStatusDone, kStatusFault, kStatusError
+constexpr std::uint64_t kIrqEnable = 0x18;    ///< RW: kIrqDone
+constexpr std::uint64_t kIrqStatus = 0x1C;    ///< RW1C: kIrqDone, pending whether enabled or not
+constexpr std::uint64_t kCyclesLo = 0x20;     ///< RO: cycles of the latest launch (so far, while busy)
+constexpr std::uint64_t kCyclesHi = 0x24;
+constexpr std::uint64_t kBundlesLo = 0x28;    ///< RO: bundles the latest launch retired (so far)
+constexpr std::uint64_t kBundlesHi = 0x2C;
+constexpr std::uint64_t kFault = 0x30;        ///< RO: the latest launch's fault class, FaultCode + 1 (0: none)
+constexpr std::uint64_t kFaultBundle = 0x34;  ///< RO: the faulting bundle's index in its kernel
+constexpr std::uint64_t kFlags = 0x38;        ///< RW: the sticky numeric status flags (model::kFlag*)
+constexpr std::uint64_t kError = 0x3C;        ///< RO: the first refused write's ErrorCause since cleared
+constexpr std::uint64_t kGprPe = 0x40;        ///< RW: the PE the GPR window shows
+constexpr std::uint64_t kGprSelect = 0x44;    ///< RW: the GPR it shows (1..23)
+constexpr std::uint64_t kGprValueLo = 0x48;   ///< RW: that GPR's low and high halves
+constexpr std::uint64_t kGprValueHi = 0x4C;
+
+constexpr std::uint32_t kIdValue = 0x50544F53;  // "PTOS"
+constexpr std::uint32_t kMapVersion = 1;
+
+// CONTROL bits.
+constexpr std::uint32_t kControlStart = 1u << 0;       ///< launch the kernel KERNEL selects
+constexpr std::uint32_t kControlClearError = 1u << 1;  ///< clear ERROR (before a START in the same write)
+// STATUS bits.
+constexpr std::uint32_t kStatusBusy = 1u << 0;   ///< a program runs (launched here or set directly)
+constexpr std::uint32_t kStatusDone = 1u << 1;   ///< the latest launch has ended (until the next START)
+constexpr std::uint32_t kStatusFault = 1u << 2;  ///< ... at a fault (FAULT, FAULT_BUNDLE)
+constexpr std::uint32_t kStatusError = 1u << 3;  ///< ERROR is not None
+// IRQ_ENABLE / IRQ_STATUS bits.
+constexpr std::uint32_t kIrqDone = 1u << 0;  ///< a launch ended
+
+/// Why a write the map allows was refused (it changed nothing).
+enum class ErrorCause : std::uint32_t {
+  None = 0,
+  Busy = 1,        ///< START, FLAGS or a GPR written while a program runs
+  NoSuchKernel = 2,  ///< START with KERNEL not below KERNELS
+  NoSuchGpr = 3,   ///< GPR_PE or GPR_SELECT written with a PE or GPR that does not exist
+};
+
+}  // namespace ptosim::engines::control_map

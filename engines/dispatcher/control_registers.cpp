@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "engines/dispatcher/control_registers.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "engines/common/address_map.h"
+#include "model/numeric/flags.h"
+
+namespace ptosim::engines {
+
+namespace cm = control_map;
+
+namespace {
+
+bool read_only(std::uint64_t offset) {
+  switch (offset) {
+    case cm::kId:
+    case cm::kVersion:
+    case cm::kKernels:
+    case cm::kStatus:
+    case cm::kCyclesLo:
+    case cm::kCyclesHi:
+    case cm::kBundlesLo:
+    case cm::kBundlesHi:
+    case cm::kFault:
+    case cm::kFaultBundle:
+    case cm::kError:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::uint32_t low(std::uint64_t v) { return static_cast<std::uint32_t>(v); }
+std::uint32_t high(std::uint64_t v) { return static_cast<std::uint32_t>(v >> 32); }
+
+std::string hex(std::uint64_t v) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+}  // namespace
+
+ControlRegisters::ControlRegisters(sc_core::sc_module_name name, BundleDispatcher& dispatcher,
+                                   const model::ClockParams& clock)
+    : sc_core::sc_module(name), target_socket("target_socket"), irq("irq"), m_dispatcher(dispatcher), m_clock(clock) {
+  target_socket.register_b_transport(this, &ControlRegisters::b_transport);
+  target_socket.register_transport_dbg(this, &ControlRegisters::transport_dbg);
+  SC_METHOD(on_finished);
+  sensitive << m_dispatcher.finished_event();
+  dont_initialize();
+  SC_METHOD(drive_irq);
+  sensitive << m_irq_changed;
+  dont_initialize();
+}
+
+void ControlRegisters::add_kernel(std::string name, std::vector<model::Instruction> instructions) {
+  if (sc_core::sc_start_of_simulation_invoked()) {
+    SC_REPORT_ERROR(this->name(), ("add_kernel '" + name + "' after the simulation started: kernels are given before it").c_str());
+    return;  // nothing is added, should the report not throw
+  }
+  m_kernels.push_back(Kernel{std::move(name), std::move(instructions)});
+}
+
+tlm::tlm_response_status ControlRegisters::check_access(const tlm::tlm_generic_payload& gp, std::string& why) const {
+  const std::uint64_t offset = gp.get_address();
+  if (gp.get_byte_enable_ptr()) {
+    why = "byte enables are not supported (whole registers only)";
+    return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+  }
+  if (gp.get_data_length() != 4 || gp.get_streaming_width() < 4 || offset % 4 != 0) {
+    why = "registers are accessed one aligned 32-bit word at a time";
+    return tlm::TLM_BURST_ERROR_RESPONSE;
+  }
+  if (!read(offset)) {
+    why = "no register there";
+    return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  }
+  if (gp.is_write() && read_only(offset)) {
+    why = "the register is read-only";
+    return tlm::TLM_COMMAND_ERROR_RESPONSE;
+  }
+  return tlm::TLM_OK_RESPONSE;
+}
+
+void ControlRegisters::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  std::string why;
+  const tlm::tlm_response_status status = check_access(gp, why);
+  if (status != tlm::TLM_OK_RESPONSE) {
+    SC_REPORT_WARNING(name(), ((gp.is_write() ? "write of " : "read of ") + std::to_string(gp.get_data_length()) +
+                               " bytes at offset " + hex(gp.get_address()) + " refused: " + why)
+                                  .c_str());
+    gp.set_response_status(status);
+    return;
+  }
+  // A register takes effect at the initiator's local time: a launch starts, and counters read, then.
+  if (delay != sc_core::SC_ZERO_TIME) {
+    sc_core::wait(delay);
+    delay = sc_core::SC_ZERO_TIME;
+  }
+  std::uint32_t value = 0;
+  if (gp.is_write()) {
+    std::memcpy(&value, gp.get_data_ptr(), 4);
+    write(gp.get_address(), value);
+  } else {
+    value = *read(gp.get_address());
+    std::memcpy(gp.get_data_ptr(), &value, 4);
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int ControlRegisters::transport_dbg(tlm::tlm_generic_payload& gp) {
+  // Reads only (a write could launch a kernel), of whole aligned words; where no register is, 0.
+  const std::uint64_t offset = gp.get_address();
+  const unsigned int length = gp.get_data_length();
+  if (!gp.is_read() || offset % 4 != 0 || length % 4 != 0 || offset + length > address_map::kControlSize) return 0;
+  for (unsigned int i = 0; i < length; i += 4) {
+    const std::uint32_t value = read(offset + i).value_or(0);
+    std::memcpy(gp.get_data_ptr() + i, &value, 4);
+  }
+  return length;
+}
+
+bool ControlRegisters::busy() const { return m_running || !m_dispatcher.finished(); }
+
+std::optional<std::uint32_t> ControlRegisters::read(std::uint64_t offset) const {
+  // A launch still running reads its figures so far.
+  const std::uint64_t cycles = m_running ? m_clock.now_cycles() - m_launch_cycle : m_cycles;
+  const std::uint64_t bundles = m_running ? m_dispatcher.retired().total - m_launch_bundles : m_bundles;
+  const model::TileState& state = m_dispatcher.state();
+  switch (offset) {
+    case cm::kId: return cm::kIdValue;
+    case cm::kVersion: return cm::kMapVersion;
+    case cm::kKernels: return kernels();
+    case cm::kKernel: return m_kernel;
+    case cm::kControl: return 0;
+    case cm::kStatus:
+      return (busy() ? cm::kStatusBusy : 0) | (m_done ? cm::kStatusDone : 0) | (m_fault ? cm::kStatusFault : 0) |
+             (m_error != cm::ErrorCause::None ? cm::kStatusError : 0);
+    case cm::kIrqEnable: return m_irq_enable;
+    case cm::kIrqStatus: return m_irq_status;
+    case cm::kCyclesLo: return low(cycles);
+    case cm::kCyclesHi: return high(cycles);
+    case cm::kBundlesLo: return low(bundles);
+    case cm::kBundlesHi: return high(bundles);
+    case cm::kFault: return m_fault;
+    case cm::kFaultBundle: return m_fault_bundle;
+    case cm::kFlags: return state.status();
+    case cm::kError: return static_cast<std::uint32_t>(m_error);
+    case cm::kGprPe: return m_gpr_pe;
+    case cm::kGprSelect: return m_gpr_select;
+    case cm::kGprValueLo: return low(state.gpr(static_cast<int>(m_gpr_pe), m_gpr_select));
+    case cm::kGprValueHi: return high(state.gpr(static_cast<int>(m_gpr_pe), m_gpr_select));
+    default: return std::nullopt;
+  }
+}
+
+void ControlRegisters::write(std::uint64_t offset, std::uint32_t value) {
+  switch (offset) {
+    case cm::kKernel:
+      m_kernel = value;  // checked by START
+      break;
+    case cm::kControl:
+      if (value & cm::kControlClearError) m_error = cm::ErrorCause::None;
+      if (value & cm::kControlStart) start();
+      break;
+    case cm::kIrqEnable:
+      m_irq_enable = value & cm::kIrqDone;
+      m_irq_changed.notify(sc_core::SC_ZERO_TIME);
+      break;
+    case cm::kIrqStatus:
+      m_irq_status &= ~value;
+      m_irq_changed.notify(sc_core::SC_ZERO_TIME);
+      break;
+    case cm::kFlags:
+      if (busy()) return refuse(cm::ErrorCause::Busy, "FLAGS written while a program runs");
+      m_dispatcher.state().set_status(static_cast<model::NumericFlags>(value & model::kAllFlags));
+      break;
+    case cm::kGprPe:
+      if (value >= static_cast<std::uint32_t>(model::kPeCount))
+        return refuse(cm::ErrorCause::NoSuchGpr, "GPR_PE " + std::to_string(value) + ": the PEs are 0.." +
+                                                     std::to_string(model::kPeCount - 1));
+      m_gpr_pe = value;
+      break;
+    case cm::kGprSelect:
+      if (value == 0 || value >= static_cast<std::uint32_t>(model::kGprCount))
+        return refuse(cm::ErrorCause::NoSuchGpr, "GPR_SELECT " + std::to_string(value) + ": the GPRs are 1.." +
+                                                     std::to_string(model::kGprCount - 1) + " (r0 is zero)");
+      m_gpr_select = value;
+      break;
+    case cm::kGprValueLo:
+    case cm::kGprValueHi:
+      write_gpr_half(offset == cm::kGprValueHi, value);
+      break;
+    default:
+      break;  // read-only registers never get here (check_access)
+  }
+}
+
+void ControlRegisters::write_gpr_half(bool high_half, std::uint32_t value) {
+  if (busy()) return refuse(cm::ErrorCause::Busy, "a GPR written while a program runs");
+  model::TileState& state = m_dispatcher.state();
+  const int pe = static_cast<int>(m_gpr_pe);
+  const std::uint64_t old = state.gpr(pe, m_gpr_select);
+  state.set_gpr(pe, m_gpr_select,
+                high_half ? (old & 0xFFFF'FFFFu) | (std::uint64_t{value} << 32) : (old & ~std::uint64_t{0xFFFF'FFFFu}) | value);
+}
+
+void ControlRegisters::start() {
+  if (busy()) return refuse(cm::ErrorCause::Busy, "START while a program runs");
+  if (m_kernel >= kernels())
+    return refuse(cm::ErrorCause::NoSuchKernel, "START of kernel " + std::to_string(m_kernel) + ": there are " +
+                                                    std::to_string(kernels()) + " (0.." + std::to_string(kernels()) + "-1)");
+  m_front_end.emplace(m_kernels[m_kernel].instructions);
+  m_dispatcher.set_program(&*m_front_end);
+  ++m_launches;
+  m_running = true;
+  m_done = false;
+  m_launch_cycle = m_clock.now_cycles();
+  m_launch_bundles = m_dispatcher.retired().total;
+  m_fault = 0;
+  m_fault_bundle = 0;
+}
+
+void ControlRegisters::refuse(cm::ErrorCause cause, const std::string& why) {
+  if (m_error == cm::ErrorCause::None) m_error = cause;
+  SC_REPORT_WARNING(name(), (why + ": refused (ERROR " + std::to_string(static_cast<unsigned>(cause)) + ")").c_str());
+}
+
+void ControlRegisters::on_finished() {
+  if (!m_running || !m_dispatcher.finished()) return;  // not ours, or a stale notification
+  m_running = false;
+  m_done = true;
+  m_cycles = m_dispatcher.finish_cycle() - m_launch_cycle;
+  const RetiredBundles& retired = m_dispatcher.retired();
+  m_bundles = retired.total - m_launch_bundles;
+  if (retired.fault) {
+    m_fault = static_cast<std::uint32_t>(retired.fault->fault->code) + 1;
+    m_fault_bundle = static_cast<std::uint32_t>(retired.fault->id - m_launch_bundles);
+  }
+  m_irq_status |= cm::kIrqDone;
+  m_irq_changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+void ControlRegisters::drive_irq() { irq.write((m_irq_status & m_irq_enable) != 0); }
+
+}  // namespace ptosim::engines

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// ControlRegisters: the accelerator's host control registers (engines/common/control_map.h), the
+// dispatcher's TLM-2.0 face to a host, mapped at address_map::control_range(). A host model launches
+// the kernels the platform was given, reads status, cycles and counts, sets GPRs and flags between
+// launches, and takes a level interrupt when a launch ends. Accesses the map does not allow get a
+// TLM error response; writes it allows but the device's state refuses change nothing and set ERROR.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "engines/common/clocked.h"
+#include "engines/common/control_map.h"
+#include "engines/dispatcher/bundle_dispatcher.h"
+#include "model/bundle/instruction.h"
+#include "model/exec/program_front_end.h"
+
+namespace ptosim::engines {
+
+class ControlRegisters : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ControlRegisters> target_socket;
+  /// The interrupt line: high while IRQ_STATUS & IRQ_ENABLE (a host binds an sc_in<bool> to it).
+  sc_core::sc_signal<bool> irq;
+
+  SC_HAS_PROCESS(ControlRegisters);
+  ControlRegisters(sc_core::sc_module_name name, BundleDispatcher& dispatcher, const model::ClockParams& clock);
+
+  /// Gives START a kernel to launch, as number kernels() - 1 (its name is for messages). Before
+  /// the simulation starts; after, it is an error and adds nothing.
+  void add_kernel(std::string name, std::vector<model::Instruction> instructions);
+  unsigned kernels() const { return static_cast<unsigned>(m_kernels.size()); }
+  /// Launches accepted so far.
+  std::uint64_t launches() const { return m_launches; }
+
+ private:
+  struct Kernel {
+    std::string name;
+    std::vector<model::Instruction> instructions;
+  };
+
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
+  /// Why the map does not allow `gp` (a TLM error response and its reason), or TLM_OK_RESPONSE.
+  tlm::tlm_response_status check_access(const tlm::tlm_generic_payload& gp, std::string& why) const;
+  /// The register at `offset`; nullopt where none is.
+  std::optional<std::uint32_t> read(std::uint64_t offset) const;
+  /// Writes the register at `offset`, a writable one (check_access).
+  void write(std::uint64_t offset, std::uint32_t value);
+  void start();
+  void write_gpr_half(bool high, std::uint32_t value);
+  /// Keeps the first refusal since ERROR was cleared, and says why.
+  void refuse(control_map::ErrorCause cause, const std::string& why);
+  bool busy() const;
+  /// On the dispatcher's finished_event(): a launch of ours has ended.
+  void on_finished();
+  void drive_irq();
+
+  BundleDispatcher& m_dispatcher;
+  Clocked m_clock;
+  std::vector<Kernel> m_kernels;
+  std::optional<model::ProgramFrontEnd> m_front_end;  ///< the latest launch's (the dispatcher reads it)
+  std::uint64_t m_launches = 0;
+
+  std::uint32_t m_kernel = 0;
+  std::uint32_t m_irq_enable = 0;
+  std::uint32_t m_irq_status = 0;
+  std::uint32_t m_gpr_pe = 0;
+  std::uint32_t m_gpr_select = 1;
+  control_map::ErrorCause m_error = control_map::ErrorCause::None;
+  sc_core::sc_event m_irq_changed;
+
+  /// The latest launch: running until the dispatcher has finished it, then its figures.
+  bool m_running = false;
+  bool m_done = false;
+  std::uint64_t m_launch_cycle = 0;
+  std::uint64_t m_launch_bundles = 0;  ///< the dispatcher's retired count at the launch
+  std::uint64_t m_cycles = 0;
+  std::uint64_t m_bundles = 0;
+  std::uint32_t m_fault = 0;  ///< FaultCode + 1, or 0
+  std::uint32_t m_fault_bundle = 0;
+};
+
+}  // namespace ptosim::engines

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The host control registers (engines/dispatcher/control_registers.h): a host model of a user's platform launches kernels
+// over TLM-2.0, takes the interrupt, reads status, cycles and counts, sets GPRs and flags between
+// launches, and gets refusals and TLM errors where the map or the device's state says no. Each test
+// case elaborates its own design (one per process).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "engines/common/address_map.h"
+#include "engines/common/control_map.h"
+#include "model/bundle/assembler.h"
+#include "platforms/config/config_loader.h"
+#include "platforms/ptosim/program_file.h"
+#include "platforms/tile_top.h"
+
+using namespace ptosim;
+namespace cm = engines::control_map;
+
+namespace {
+
+/// A host processor's driver: runs `script` on its thread, accessing the registers as 32-bit words.
+struct Driver : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Driver> socket;
+  sc_core::sc_in<bool> irq;
+  std::function<void(Driver&)> script;
+  int irq_rises = 0;
+
+  SC_HAS_PROCESS(Driver);
+  explicit Driver(sc_core::sc_module_name n) : sc_core::sc_module(n), socket("socket"), irq("irq") {
+    SC_THREAD(run);
+    SC_METHOD(count_rise);
+    sensitive << irq.pos();
+    dont_initialize();
+  }
+  void run() { script(*this); }
+  void count_rise() { ++irq_rises; }
+
+  /// One access of `length` bytes at `offset` from the control block; waits out its delay.
+  tlm::tlm_response_status access(tlm::tlm_command command, std::uint64_t offset, std::uint32_t& value,
+                                  unsigned length = 4, unsigned char* byte_enables = nullptr) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(command);
+    gp.set_address(engines::address_map::kControlBase + offset);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    gp.set_data_length(length);
+    gp.set_streaming_width(length);
+    gp.set_byte_enable_ptr(byte_enables);
+    gp.set_byte_enable_length(byte_enables ? length : 0);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(gp, delay);
+    sc_core::wait(delay);
+    return gp.get_response_status();
+  }
+  std::uint32_t read(std::uint64_t offset) {
+    std::uint32_t value = 0xDEADBEEF;
+    REQUIRE(access(tlm::TLM_READ_COMMAND, offset, value) == tlm::TLM_OK_RESPONSE);
+    return value;
+  }
+  void write(std::uint64_t offset, std::uint32_t value) {
+    REQUIRE(access(tlm::TLM_WRITE_COMMAND, offset, value) == tlm::TLM_OK_RESPONSE);
+  }
+  std::uint64_t read64(std::uint64_t lo_offset) { return read(lo_offset) | std::uint64_t{read(lo_offset + 4)} << 32; }
+  void set_gpr(unsigned pe, unsigned selector, std::uint64_t value) {
+    write(cm::kGprPe, pe);
+    write(cm::kGprSelect, selector);
+    write(cm::kGprValueLo, static_cast<std::uint32_t>(value));
+    write(cm::kGprValueHi, static_cast<std::uint32_t>(value >> 32));
+  }
+  /// Polls STATUS until no program runs (for a host that runs with the interrupt disabled).
+  void poll_idle() {
+    while (read(cm::kStatus) & cm::kStatusBusy) sc_core::wait(sc_core::sc_time(50, sc_core::SC_NS));
+  }
+};
+
+/// The platform of examples/rowsum.pto (its inputs loaded), a driver bound to its router and its
+/// interrupt line, and the example's bundle as kernel 0.
+struct Bench {
+  platforms::ConfigResult config = platforms::load_config("", {});
+  platforms::TileTop top{"accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16}, false};
+  Driver driver{"driver"};
+  std::string rowsum;  ///< the example's program text
+
+  Bench() {
+    REQUIRE(config.errors.empty());
+    const std::string path = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+    platforms::ProgramFile program;
+    std::string error;
+    REQUIRE(platforms::parse_program_file(path, program, error));
+    for (const platforms::ProgramTile& t : program.tiles) top.load_local(t.ref.index, t.desc, t.data);
+    rowsum = program.assembly;
+    add_kernel("rowsum", rowsum);
+    driver.socket.bind(top.router.target_socket);
+    driver.irq.bind(top.control.irq);
+  }
+  void add_kernel(const std::string& name, const std::string& text) {
+    const model::Assembly assembly = model::assemble(text, name);
+    REQUIRE(assembly.ok());
+    top.control.add_kernel(name, assembly.instructions);
+  }
+  std::uint64_t now_cycles() const { return engines::Clocked(config.params.clock).now_cycles(); }
+};
+
+const std::vector<std::uint64_t> kRowSums{0x42100000, 0x3f7f0000, 0x3f800000, 0x40400000};  // 36, 0.99609375, 1, 3
+
+/// The column sum of the row sums, its row count LB1 from r5 (the rows U#2 holds once the sum is U#1).
+const char* const kColumnSum =
+    "BSTART.SFU TCOLSUM, FP32\nB.DIM zero, 1, ->LB0\nB.DIM r5, 0, ->LB1\nB.IOT U#1, mask=1111, last, ->U<1>\nBSTOP\n";
+
+/// Records the last warning's text (refusals and TLM errors are reported as warnings).
+struct WarningLog {
+  WarningLog() {
+    sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DISPLAY | sc_core::SC_CACHE_REPORT);
+  }
+  ~WarningLog() { sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DEFAULT_WARNING_ACTIONS); }
+  static std::string last() {
+    const sc_core::sc_report* r = sc_core::sc_report_handler::get_cached_report();
+    return r ? r->get_msg() : "";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Host control: a driver launches kernels over TLM, takes the interrupt, reads their figures and sets GPRs "
+          "and flags between them",
+          "[control]") {
+  Bench b;
+  b.add_kernel("colsum", kColumnSum);
+  std::uint64_t first_launch = 0, first_end = 0, second_launch = 0;
+  bool irq_low_after_ack = false;
+  b.driver.script = [&](Driver& d) {
+    CHECK(d.read(cm::kId) == cm::kIdValue);
+    CHECK(d.read(cm::kVersion) == cm::kMapVersion);
+    CHECK(d.read(cm::kKernels) == 2);
+    CHECK(d.read(cm::kStatus) == 0);  // nothing has run: idle, not done
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    d.write(cm::kKernel, 0);
+    d.write(cm::kControl, cm::kControlStart);
+    first_launch = b.now_cycles();  // the write took effect at the driver's time
+    CHECK(d.read(cm::kStatus) == cm::kStatusBusy);
+    sc_core::wait(d.irq.posedge_event());
+    first_end = b.top.dispatcher.finish_cycle();
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+    CHECK(d.read64(cm::kCyclesLo) == first_end - first_launch);
+    CHECK(d.read64(cm::kBundlesLo) == 1);
+    CHECK(d.read(cm::kFault) == 0);
+    CHECK(d.read(cm::kFlags) == model::kFlagNX);  // the row sums round
+    CHECK(d.read(cm::kIrqStatus) == cm::kIrqDone);
+    d.write(cm::kIrqStatus, cm::kIrqDone);  // write one to clear
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    irq_low_after_ack = !d.irq.read();
+    CHECK(d.read(cm::kIrqStatus) == 0);
+
+    // Between launches: r5 = 4 rows on every PE, a 64-bit value in PE 1's r6, the flags cleared.
+    for (unsigned pe = 0; pe < model::kPeCount; ++pe) d.set_gpr(pe, 5, 4);
+    d.set_gpr(1, 6, 0x1234'5678'9ABC'DEF0);
+    CHECK(d.read(cm::kGprValueLo) == 0x9ABC'DEF0);
+    CHECK(d.read(cm::kGprValueHi) == 0x1234'5678);
+    d.write(cm::kGprPe, 2);
+    d.write(cm::kGprSelect, 5);
+    CHECK(d.read(cm::kGprValueLo) == 4);
+    d.write(cm::kFlags, 0xFF);  // the bits past the five flags are not kept
+    CHECK(d.read(cm::kFlags) == model::kAllFlags);
+    d.write(cm::kFlags, 0);
+
+    sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));  // the accelerator idles meanwhile
+    d.write(cm::kKernel, 1);
+    d.write(cm::kControl, cm::kControlStart);
+    second_launch = b.now_cycles();
+    sc_core::wait(d.irq.posedge_event());
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+    CHECK(d.read64(cm::kCyclesLo) == b.top.dispatcher.finish_cycle() - second_launch);
+    CHECK(d.read64(cm::kBundlesLo) == 1);
+    CHECK(d.read(cm::kFlags) == 0);  // the column sum is exact
+    CHECK(d.read(cm::kError) == 0);
+  };
+
+  sc_core::sc_start();
+
+  CHECK(irq_low_after_ack);
+  CHECK(b.driver.irq_rises == 2);
+  CHECK(b.top.control.launches() == 2);
+  CHECK(second_launch > first_end + 100'000 / b.config.params.clock.period_ps);
+  CHECK(b.top.dispatcher.retired().total == 2);
+  CHECK(b.top.dispatcher.state().gpr(1, 6) == 0x1234'5678'9ABC'DEF0);
+  const model::TileRef sum = *model::TileRef::parse("U#1"), rows = *model::TileRef::parse("U#2");
+  for (int pe = 0; pe < model::kPeCount; ++pe) {
+    const model::FragmentData total = b.top.read_local(sum.index, pe), by_row = b.top.read_local(rows.index, pe);
+    REQUIRE(total.size() >= 1);
+    REQUIRE(by_row.size() >= 4);
+    CHECK(total[0] == std::uint64_t{0x4223fc00});  // 40.99609375, the four rows LB1 = r5 named
+    for (unsigned r = 0; r < 4; ++r) CHECK(by_row[r] == kRowSums[r]);
+  }
+}
+
+TEST_CASE("Host control: a write the device's state refuses changes nothing and sets ERROR, an access the map does "
+          "not allow gets a TLM error",
+          "[control]") {
+  Bench b;
+  WarningLog warnings;
+  b.driver.script = [&](Driver& d) {
+    // No such kernel.
+    d.write(cm::kKernel, 5);
+    d.write(cm::kControl, cm::kControlStart);
+    CHECK(d.read(cm::kStatus) == cm::kStatusError);
+    CHECK(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::NoSuchKernel));
+    CHECK(warnings.last().find("START of kernel 5: there are 1") != std::string::npos);
+    d.write(cm::kControl, cm::kControlClearError);
+    CHECK(d.read(cm::kStatus) == 0);
+
+    // No such PE or GPR: the window stays where it was.
+    d.write(cm::kGprPe, 4);
+    CHECK(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::NoSuchGpr));
+    CHECK(warnings.last().find("GPR_PE 4: the PEs are 0..3") != std::string::npos);
+    CHECK(d.read(cm::kGprPe) == 0);
+    for (std::uint32_t selector : {0u, 24u}) {
+      d.write(cm::kGprSelect, selector);
+      CHECK(d.read(cm::kGprSelect) == 1);
+    }
+    CHECK(warnings.last().find("GPR_SELECT 24: the GPRs are 1..23") != std::string::npos);
+    d.write(cm::kControl, cm::kControlClearError);
+
+    // While a kernel runs: a second START, a GPR and the flags are refused, and the first refusal
+    // is the one ERROR keeps.
+    d.write(cm::kKernel, 0);
+    d.write(cm::kControl, cm::kControlStart);
+    d.write(cm::kControl, cm::kControlStart);
+    CHECK(d.read(cm::kStatus) == (cm::kStatusBusy | cm::kStatusError));
+    CHECK(warnings.last().find("START while a program runs") != std::string::npos);
+    d.write(cm::kGprValueLo, 77);
+    CHECK(warnings.last().find("a GPR written while a program runs") != std::string::npos);
+    d.write(cm::kFlags, model::kFlagDZ);
+    CHECK(warnings.last().find("FLAGS written while a program runs") != std::string::npos);
+    d.write(cm::kKernel, 3);  // only START checks it
+    CHECK(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::Busy));
+
+    // What the map does not allow, each with its TLM response.
+    std::uint32_t value = 0;
+    CHECK(d.access(tlm::TLM_READ_COMMAND, 0x50, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(warnings.last().find("read of 4 bytes at offset 0x50 refused: no register there") != std::string::npos);
+    CHECK(d.access(tlm::TLM_READ_COMMAND, engines::address_map::kControlSize, value) ==
+          tlm::TLM_ADDRESS_ERROR_RESPONSE);  // past the block: the router's answer
+    CHECK(d.access(tlm::TLM_WRITE_COMMAND, cm::kStatus, value) == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    CHECK(warnings.last().find("write of 4 bytes at offset 0x14 refused: the register is read-only") != std::string::npos);
+    CHECK(d.access(tlm::TLM_WRITE_COMMAND, cm::kId, value) == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    CHECK(d.access(tlm::TLM_READ_COMMAND, cm::kStatus, value, 2) == tlm::TLM_BURST_ERROR_RESPONSE);
+    CHECK(d.access(tlm::TLM_READ_COMMAND, cm::kStatus + 2, value, 4) == tlm::TLM_BURST_ERROR_RESPONSE);
+    std::uint32_t pair[2] = {};
+    CHECK(d.access(tlm::TLM_READ_COMMAND, cm::kCyclesLo, pair[0], 8) == tlm::TLM_BURST_ERROR_RESPONSE);
+    unsigned char enables[4] = {0xFF, 0xFF, 0, 0};
+    CHECK(d.access(tlm::TLM_WRITE_COMMAND, cm::kKernel, value, 4, enables) == tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    CHECK(d.read(cm::kKernel) == 3);
+
+    // Debug transport reads words (0 where no register is) and writes nothing.
+    std::uint32_t words[4] = {};
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(engines::address_map::kControlBase + 0x4C);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(words));
+    gp.set_data_length(sizeof words);
+    CHECK(d.socket->transport_dbg(gp) == sizeof words);
+    CHECK(words[0] == 0);  // r1 of PE 0, the GPR window's high half
+    CHECK(words[1] == 0);
+    gp.set_address(engines::address_map::kControlBase);
+    gp.set_data_length(8);
+    CHECK(d.socket->transport_dbg(gp) == 8);
+    CHECK(words[0] == cm::kIdValue);
+    CHECK(words[1] == cm::kMapVersion);
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(engines::address_map::kControlBase + cm::kControl);
+    gp.set_data_length(4);
+    words[0] = cm::kControlStart;
+    CHECK(d.socket->transport_dbg(gp) == 0);
+
+    // With the interrupt disabled the line stays low; the launch's end is pending all the same,
+    // and enabling it then raises the line.
+    d.poll_idle();
+    CHECK(d.read(cm::kStatus) == (cm::kStatusDone | cm::kStatusError));
+    CHECK(d.read(cm::kIrqStatus) == cm::kIrqDone);
+    CHECK_FALSE(d.irq.read());
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    CHECK(d.irq.read());
+    d.write(cm::kControl, cm::kControlClearError);
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+  };
+
+  sc_core::sc_start();
+
+  CHECK(b.top.control.launches() == 1);
+  CHECK(b.top.dispatcher.retired().total == 1);
+  CHECK(b.driver.irq_rises == 1);
+  CHECK(b.top.dispatcher.state().gpr(0, 1) == 0);
+  CHECK(b.top.dispatcher.state().status() == model::kFlagNX);  // the kernel's, not the refused write's
+  for (unsigned r = 0; r < 4; ++r) CHECK(b.top.read_local(model::TileRef::parse("U#1")->index, 1)[r] == kRowSums[r]);
+}
+
+TEST_CASE("Host control: a kernel that faults reports its fault class and bundle, and the next launch clears them",
+          "[control]") {
+  Bench b;
+  // The row sum, then a bundle whose source holds no tile.
+  b.add_kernel("faulting", std::string("BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\n"
+                                       "B.IOT T#1, mask=1111, last, ->U<1>\nBSTOP\n") +
+                               "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\n"
+                               "B.IOT T#9, mask=1111, last, ->U<1>\nBSTOP\n");
+  b.driver.script = [&](Driver& d) {
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    d.write(cm::kKernel, 1);
+    d.write(cm::kControl, cm::kControlStart);
+    sc_core::wait(d.irq.posedge_event());
+    CHECK(d.read(cm::kStatus) == (cm::kStatusDone | cm::kStatusFault));
+    CHECK(d.read(cm::kFault) == static_cast<std::uint32_t>(model::FaultCode::TileLegality) + 1);
+    CHECK(d.read(cm::kFaultBundle) == 1);
+    CHECK(d.read64(cm::kBundlesLo) == 2);  // the faulting bundle counts
+    d.write(cm::kIrqStatus, cm::kIrqDone);
+    d.write(cm::kKernel, 0);
+    d.write(cm::kControl, cm::kControlStart);
+    CHECK(d.read(cm::kStatus) == cm::kStatusBusy);
+    CHECK(d.read(cm::kFault) == 0);
+    sc_core::wait(d.irq.posedge_event());
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+  };
+
+  sc_core::sc_start();
+
+  CHECK(b.top.control.launches() == 2);
+  REQUIRE(b.top.dispatcher.retired().total == 3);
+  CHECK_FALSE(b.top.dispatcher.retired().fault);  // the latest program's
+}
+
+TEST_CASE("Host control: a kernel given after the simulation started is an error, and a program set directly keeps "
+          "the block busy",
+          "[control]") {
+  Bench b;
+  const model::Assembly assembly = model::assemble(b.rowsum, "rowsum");
+  REQUIRE(assembly.ok());
+  model::ProgramFrontEnd direct(assembly.instructions);
+  b.top.dispatcher.set_program(&direct);  // not launched through the registers
+  WarningLog warnings;
+  std::uint32_t status_while_direct = 0;
+  b.driver.script = [&](Driver& d) {
+    status_while_direct = d.read(cm::kStatus);
+    d.write(cm::kControl, cm::kControlStart);
+    CHECK(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::Busy));
+    d.poll_idle();
+    CHECK(d.read(cm::kStatus) == cm::kStatusError);  // not done: nothing was launched here
+    CHECK(d.read(cm::kIrqStatus) == 0);
+  };
+  sc_core::sc_start();
+  CHECK(status_while_direct == cm::kStatusBusy);
+  CHECK(b.top.control.launches() == 0);
+  REQUIRE_THROWS_WITH(b.top.control.add_kernel("late", assembly.instructions),
+                      Catch::Contains("add_kernel 'late' after the simulation started"));
+  CHECK(b.top.control.kernels() == 1);
+}
