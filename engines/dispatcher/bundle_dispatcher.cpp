@@ -212,18 +212,21 @@ void BundleDispatcher::set_program(model::ProgramFrontEnd* program) {
 }
 
 void BundleDispatcher::dispatch_thread() {
-  run_program();  // a program set before the simulation; none finishes at once, at cycle 0
   for (;;) {
-    // A program set in the delta before this thread first ran was run above: its launch is stale.
+    // A program set before this thread first ran finds no waiter for its launch: m_program says.
     while (!m_program) sc_core::wait(m_launched);
     run_program();
   }
 }
 
+void BundleDispatcher::add_program_end_listener(std::function<void(const model::ProgramFrontEnd&)> listener) {
+  m_end_listeners.push_back(std::move(listener));
+}
+
 void BundleDispatcher::run_program() {
   m_retired_bundles.fault.reset();  // the fault that ended this program, if one does
   set_state(State::Idle);
-  while (m_program) {
+  for (;;) {
     set_state(State::Decode);
     auto fetched = m_program->next();
     // A bundle takes decode, the wait for its sources and preflight in one wait: straight on when
@@ -333,12 +336,11 @@ void BundleDispatcher::run_program() {
   set_state(State::Drain);
   while (!m_reorder.empty()) await_progress();
   set_state(State::Done);
-  if (m_program) {  // consumed
-    m_program->release();
-    m_program = nullptr;
-  }
   m_finished = true;
   m_finish_cycle = now_cycles();
+  model::ProgramFrontEnd& ended = *std::exchange(m_program, nullptr);
+  ended.release();  // consumed
+  for (const auto& listener : m_end_listeners) listener(ended);
   m_finished_event.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -110,8 +111,12 @@ class BundleDispatcher : public sc_core::sc_module {
   bool finished() const { return m_finished; }
   /// Cycle at which the latest program fully retired (valid once finished()).
   std::uint64_t finish_cycle() const { return m_finish_cycle; }
-  /// Notified each time a program has fully retired (or stopped at a fault).
+  /// Notified each time a program has fully retired (or stopped at a fault), a delta cycle later.
   const sc_core::sc_event& finished_event() const { return m_finished_event; }
+  /// Calls `listener` with each program as it ends, on the dispatcher's thread, once finished():
+  /// the figures above are that program's then, which by finished_event() another program set
+  /// meanwhile may have begun to change.
+  void add_program_end_listener(std::function<void(const model::ProgramFrontEnd&)> listener);
   void trace_to(traces::VcdRecorder& rec, const std::string& scope);
   /// The traced `state` signal's values and their names (for a viewer's translate filter).
   static std::vector<std::pair<unsigned, std::string>> traced_state_names();
@@ -131,7 +136,7 @@ class BundleDispatcher : public sc_core::sc_module {
   struct InFlight;
 
   void dispatch_thread();
-  /// Runs m_program (none: finishes at once) to its end or its fault, then lets it go.
+  /// Runs m_program (set) to its end or its fault, then lets it go.
   void run_program();
   void sfu_issue_thread();
   void cube_issue_thread();
@@ -229,6 +234,7 @@ class BundleDispatcher : public sc_core::sc_module {
   bool m_finished = true;  ///< no program runs (none set yet, or the latest has retired)
   std::uint64_t m_finish_cycle = 0;
   sc_core::sc_event m_finished_event;
+  std::vector<std::function<void(const model::ProgramFrontEnd&)>> m_end_listeners;
   sc_core::sc_event m_launched;  ///< a program was set while simulating
 
   bool m_traced = false;  ///< signals declared: the dispatcher's state is observed

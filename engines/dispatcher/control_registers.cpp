@@ -48,9 +48,7 @@ ControlRegisters::ControlRegisters(sc_core::sc_module_name name, BundleDispatche
     : sc_core::sc_module(name), target_socket("target_socket"), irq("irq"), m_dispatcher(dispatcher), m_clock(clock) {
   target_socket.register_b_transport(this, &ControlRegisters::b_transport);
   target_socket.register_transport_dbg(this, &ControlRegisters::transport_dbg);
-  SC_METHOD(on_finished);
-  sensitive << m_dispatcher.finished_event();
-  dont_initialize();
+  m_dispatcher.add_program_end_listener([this](const model::ProgramFrontEnd& ended) { on_program_end(ended); });
   SC_METHOD(drive_irq);
   sensitive << m_irq_changed;
   dont_initialize();
@@ -86,17 +84,18 @@ tlm::tlm_response_status ControlRegisters::check_access(const tlm::tlm_generic_p
 }
 
 void ControlRegisters::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
-  }
   std::string why;
   const tlm::tlm_response_status status = check_access(gp, why);
   if (status != tlm::TLM_OK_RESPONSE) {
-    SC_REPORT_WARNING(name(), ((gp.is_write() ? "write of " : "read of ") + std::to_string(gp.get_data_length()) +
+    const char* access = gp.is_write() ? "write of " : gp.is_read() ? "read of " : "ignored access of ";
+    SC_REPORT_WARNING(name(), (access + std::to_string(gp.get_data_length()) +
                                " bytes at offset " + hex(gp.get_address()) + " refused: " + why)
                                   .c_str());
     gp.set_response_status(status);
+    return;
+  }
+  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) {  // answered as the access would be, to no effect
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
   // A register takes effect at the initiator's local time: a launch starts, and counters read, then.
@@ -172,11 +171,11 @@ void ControlRegisters::write(std::uint64_t offset, std::uint32_t value) {
       break;
     case cm::kIrqEnable:
       m_irq_enable = value & cm::kIrqDone;
-      m_irq_changed.notify(sc_core::SC_ZERO_TIME);
+      m_irq_changed.notify();
       break;
     case cm::kIrqStatus:
       m_irq_status &= ~value;
-      m_irq_changed.notify(sc_core::SC_ZERO_TIME);
+      m_irq_changed.notify();
       break;
     case cm::kFlags:
       if (busy()) return refuse(cm::ErrorCause::Busy, "FLAGS written while a program runs");
@@ -215,8 +214,8 @@ void ControlRegisters::write_gpr_half(bool high_half, std::uint32_t value) {
 void ControlRegisters::start() {
   if (busy()) return refuse(cm::ErrorCause::Busy, "START while a program runs");
   if (m_kernel >= kernels())
-    return refuse(cm::ErrorCause::NoSuchKernel, "START of kernel " + std::to_string(m_kernel) + ": there are " +
-                                                    std::to_string(kernels()) + " (0.." + std::to_string(kernels()) + "-1)");
+    return refuse(cm::ErrorCause::NoSuchKernel, "START of kernel " + std::to_string(m_kernel) + ": the platform was given " +
+                                                    std::to_string(kernels()) + " (KERNELS)");
   m_front_end.emplace(m_kernels[m_kernel].instructions);
   m_dispatcher.set_program(&*m_front_end);
   ++m_launches;
@@ -233,8 +232,8 @@ void ControlRegisters::refuse(cm::ErrorCause cause, const std::string& why) {
   SC_REPORT_WARNING(name(), (why + ": refused (ERROR " + std::to_string(static_cast<unsigned>(cause)) + ")").c_str());
 }
 
-void ControlRegisters::on_finished() {
-  if (!m_running || !m_dispatcher.finished()) return;  // not ours, or a stale notification
+void ControlRegisters::on_program_end(const model::ProgramFrontEnd& ended) {
+  if (!m_running || &ended != &*m_front_end) return;  // a program set directly
   m_running = false;
   m_done = true;
   m_cycles = m_dispatcher.finish_cycle() - m_launch_cycle;
@@ -245,7 +244,7 @@ void ControlRegisters::on_finished() {
     m_fault_bundle = static_cast<std::uint32_t>(retired.fault->id - m_launch_bundles);
   }
   m_irq_status |= cm::kIrqDone;
-  m_irq_changed.notify(sc_core::SC_ZERO_TIME);
+  m_irq_changed.notify();
 }
 
 void ControlRegisters::drive_irq() { irq.write((m_irq_status & m_irq_enable) != 0); }

@@ -58,8 +58,8 @@ class ControlRegisters : public sc_core::sc_module {
   /// Keeps the first refusal since ERROR was cleared, and says why.
   void refuse(control_map::ErrorCause cause, const std::string& why);
   bool busy() const;
-  /// On the dispatcher's finished_event(): a launch of ours has ended.
-  void on_finished();
+  /// The dispatcher's program end listener: a launch of ours may have ended.
+  void on_program_end(const model::ProgramFrontEnd& ended);
   void drive_irq();
 
   BundleDispatcher& m_dispatcher;

@@ -75,21 +75,28 @@ struct Driver : sc_core::sc_module {
     write(cm::kGprValueLo, static_cast<std::uint32_t>(value));
     write(cm::kGprValueHi, static_cast<std::uint32_t>(value >> 32));
   }
-  /// Polls STATUS until no program runs (for a host that runs with the interrupt disabled).
+  /// Polls STATUS until no program runs (for a host that runs with the interrupt disabled), for
+  /// at most 100 us.
   void poll_idle() {
-    while (read(cm::kStatus) & cm::kStatusBusy) sc_core::wait(sc_core::sc_time(50, sc_core::SC_NS));
+    for (int i = 0; read(cm::kStatus) & cm::kStatusBusy; ++i) {
+      REQUIRE(i < 2000);
+      sc_core::wait(sc_core::sc_time(50, sc_core::SC_NS));
+    }
   }
 };
 
 /// The platform of examples/rowsum.pto (its inputs loaded), a driver bound to its router and its
-/// interrupt line, and the example's bundle as kernel 0.
+/// interrupt line (elaborated first, so its thread runs first in a delta), and the example's bundle
+/// as kernel 0.
 struct Bench {
-  platforms::ConfigResult config = platforms::load_config("", {});
-  platforms::TileTop top{"accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16}, false};
+  platforms::ConfigResult config;
   Driver driver{"driver"};
+  platforms::TileTop top;
   std::string rowsum;  ///< the example's program text
 
-  Bench() {
+  explicit Bench(const std::vector<std::string>& sets = {}, bool timing_only = false)
+      : config(platforms::load_config("", sets)),
+        top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16}, timing_only) {
     REQUIRE(config.errors.empty());
     const std::string path = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
     platforms::ProgramFile program;
@@ -213,7 +220,7 @@ TEST_CASE("Host control: a write the device's state refuses changes nothing and 
     d.write(cm::kControl, cm::kControlStart);
     CHECK(d.read(cm::kStatus) == cm::kStatusError);
     CHECK(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::NoSuchKernel));
-    CHECK(warnings.last().find("START of kernel 5: there are 1") != std::string::npos);
+    CHECK(warnings.last().find("START of kernel 5: the platform was given 1 (KERNELS)") != std::string::npos);
     d.write(cm::kControl, cm::kControlClearError);
     CHECK(d.read(cm::kStatus) == 0);
 
@@ -362,4 +369,162 @@ TEST_CASE("Host control: a kernel given after the simulation started is an error
   REQUIRE_THROWS_WITH(b.top.control.add_kernel("late", assembly.instructions),
                       Catch::Contains("add_kernel 'late' after the simulation started"));
   CHECK(b.top.control.kernels() == 1);
+}
+
+TEST_CASE("Host control: a START in the first delta at time 0 launches", "[control]") {
+  Bench b({"interconnect.hop_cycles=0"});  // no hop: the write arrives before the dispatcher has run
+  std::uint32_t error = 0, status = 0;
+  std::uint64_t start_delta = 0;
+  b.driver.script = [&](Driver& d) {
+    std::uint32_t start = cm::kControlStart;
+    start_delta = sc_core::sc_delta_count();
+    REQUIRE(d.access(tlm::TLM_WRITE_COMMAND, cm::kControl, start) == tlm::TLM_OK_RESPONSE);
+    error = d.read(cm::kError);
+    d.poll_idle();
+    status = d.read(cm::kStatus);
+  };
+  sc_core::sc_start();
+  CHECK(start_delta == 0);
+  CHECK(error == 0);
+  CHECK(status == cm::kStatusDone);
+  CHECK(b.top.control.launches() == 1);
+  CHECK(b.top.dispatcher.retired().total == 1);
+}
+
+TEST_CASE("Host control: an empty kernel ends at once, CLEAR_ERROR with START clears then launches, an ignored "
+          "access does nothing",
+          "[control]") {
+  Bench b;
+  b.top.control.add_kernel("empty", {});
+  WarningLog warnings;
+  b.driver.script = [&](Driver& d) {
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    d.write(cm::kKernel, 7);
+    d.write(cm::kControl, cm::kControlStart);  // refused: no kernel 7
+    REQUIRE(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::NoSuchKernel));
+    d.write(cm::kKernel, 1);
+    d.write(cm::kControl, cm::kControlClearError | cm::kControlStart);
+    sc_core::wait(d.irq.posedge_event());
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+    CHECK(d.read64(cm::kCyclesLo) == 0);
+    CHECK(d.read64(cm::kBundlesLo) == 0);
+    d.write(cm::kIrqStatus, cm::kIrqDone);
+
+    // TLM_IGNORE_COMMAND: checked as an access, and nothing happens.
+    std::uint32_t value = cm::kControlStart;
+    d.write(cm::kKernel, 0);
+    CHECK(d.access(tlm::TLM_IGNORE_COMMAND, cm::kControl, value) == tlm::TLM_OK_RESPONSE);
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);  // not launched
+    CHECK(d.access(tlm::TLM_IGNORE_COMMAND, 0x50, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(warnings.last().find("ignored access of 4 bytes at offset 0x50 refused: no register there") != std::string::npos);
+    CHECK(d.access(tlm::TLM_IGNORE_COMMAND, cm::kStatus, value, 2) == tlm::TLM_BURST_ERROR_RESPONSE);
+  };
+  sc_core::sc_start();
+  CHECK(b.top.control.launches() == 1);
+  CHECK(b.top.dispatcher.retired().total == 0);
+  CHECK(b.driver.irq_rises == 1);
+}
+
+TEST_CASE("Host control: after a program set directly, a kernel counts its own bundles and faults", "[control]") {
+  Bench b;
+  b.add_kernel("first faults", "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\n"
+                               "B.IOT T#9, mask=1111, last, ->U<1>\nBSTOP\n");
+  const model::Assembly assembly = model::assemble(b.rowsum, "rowsum");
+  REQUIRE(assembly.ok());
+  model::ProgramFrontEnd direct(assembly.instructions);
+  b.top.dispatcher.set_program(&direct);
+  b.driver.script = [&](Driver& d) {
+    d.poll_idle();
+    CHECK(d.read(cm::kStatus) == 0);  // the direct program is no launch: not done
+    d.write(cm::kKernel, 1);
+    d.write(cm::kControl, cm::kControlStart);
+    d.poll_idle();
+    CHECK(d.read(cm::kStatus) == (cm::kStatusDone | cm::kStatusFault));
+    CHECK(d.read(cm::kFault) == static_cast<std::uint32_t>(model::FaultCode::TileLegality) + 1);
+    CHECK(d.read(cm::kFaultBundle) == 0);  // the kernel's first, the run's second
+    CHECK(d.read64(cm::kBundlesLo) == 1);
+  };
+  sc_core::sc_start();
+  CHECK(b.top.dispatcher.retired().total == 2);
+}
+
+TEST_CASE("Host control: in timing-only mode a launch counts and times as in a full run, running figures grow",
+          "[control]") {
+  Bench b({}, true);
+  std::uint64_t launch = 0, cycles = 0;
+  std::vector<std::uint64_t> running;
+  b.driver.script = [&](Driver& d) {
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    d.write(cm::kControl, cm::kControlStart);
+    launch = b.now_cycles();
+    for (int i = 0; i < 3; ++i) {
+      sc_core::wait(sc_core::sc_time(3, sc_core::SC_NS));
+      REQUIRE(d.read(cm::kStatus) == cm::kStatusBusy);
+      const std::uint64_t asked = b.now_cycles();
+      running.push_back(d.read64(cm::kCyclesLo));  // LO is read as the access arrives, a hop later
+      CHECK(running.back() == asked + b.config.params.interconnect_hop_cycles - launch);
+      CHECK(d.read64(cm::kBundlesLo) == 0);  // the one bundle has not retired
+    }
+    sc_core::wait(d.irq.posedge_event());
+    cycles = d.read64(cm::kCyclesLo);
+    CHECK(d.read64(cm::kBundlesLo) == 1);
+  };
+  sc_core::sc_start();
+  CHECK(cycles == b.top.dispatcher.finish_cycle() - launch);
+  REQUIRE(running.size() == 3);
+  CHECK(running[0] < running[1]);
+  CHECK(running[1] < running[2]);
+  CHECK(running[2] < cycles);
+}
+
+namespace {
+
+/// A module of the platform that sets a program of its own in the delta the dispatcher reports the
+/// launch's end (an SC_METHOD elaborated after the platform, so it runs before the block would).
+struct EagerLauncher : sc_core::sc_module {
+  platforms::TileTop& top;
+  model::ProgramFrontEnd& program;
+  bool launched = false;
+
+  SC_HAS_PROCESS(EagerLauncher);
+  EagerLauncher(sc_core::sc_module_name n, platforms::TileTop& t, model::ProgramFrontEnd& p)
+      : sc_core::sc_module(n), top(t), program(p) {
+    SC_METHOD(on_finished);
+    sensitive << top.dispatcher.finished_event();
+    dont_initialize();
+  }
+  void on_finished() {
+    if (launched || !top.dispatcher.finished()) return;
+    launched = true;
+    top.dispatcher.set_program(&program);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Host control: a program set directly as a launch ends does not take over the launch's end", "[control]") {
+  Bench b;
+  const model::Assembly assembly = model::assemble(
+      "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOT T#1, mask=1111, last, ->U<2>\nBSTOP\n"
+      "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOT T#1, mask=1111, last, ->U<3>\nBSTOP\n",
+      "direct");
+  REQUIRE(assembly.ok());
+  model::ProgramFrontEnd direct(assembly.instructions);
+  EagerLauncher eager("eager", b.top, direct);
+  std::uint64_t launch = 0, cycles = 0, bundles = 0, irq_cycle = 0;
+  b.driver.script = [&](Driver& d) {
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    d.write(cm::kControl, cm::kControlStart);
+    launch = b.now_cycles();
+    sc_core::wait(d.irq.posedge_event());
+    irq_cycle = b.now_cycles();
+    cycles = d.read64(cm::kCyclesLo);
+    bundles = d.read64(cm::kBundlesLo);
+  };
+  sc_core::sc_start();
+  REQUIRE(eager.launched);
+  CHECK(bundles == 1);  // the kernel's only
+  CHECK(irq_cycle == launch + cycles);
+  CHECK(b.top.dispatcher.finish_cycle() > irq_cycle);  // the interrupt came before the direct program's end
+  CHECK(b.top.dispatcher.retired().total == 3);
 }

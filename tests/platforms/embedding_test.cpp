@@ -347,3 +347,49 @@ TEST_CASE("Embedding: parameters out of range are an error when the platform is 
   REQUIRE_THROWS_WITH(platforms::TileTop("accelerator", config.params, model::AllocationSpec{}, false),
                       Catch::Contains("clock.period_ps") && Catch::Contains("dispatch.issue_queue_depth"));
 }
+
+namespace {
+
+// A module that sets the program in the first delta and waits for its end.
+struct FirstDeltaLauncher : sc_core::sc_module {
+  engines::BundleDispatcher* dispatcher = nullptr;
+  model::ProgramFrontEnd* program = nullptr;
+  bool idle_before = false, finished_on_wake = false;
+  std::uint64_t woke_cycle = 0;
+
+  SC_HAS_PROCESS(FirstDeltaLauncher);
+  explicit FirstDeltaLauncher(sc_core::sc_module_name n) : sc_core::sc_module(n) { SC_THREAD(run); }
+
+  void run() {
+    idle_before = dispatcher->finished();
+    dispatcher->set_program(program);
+    sc_core::wait(dispatcher->finished_event());
+    finished_on_wake = dispatcher->finished();
+    woke_cycle = sc_core::sc_time_stamp().value() / sc_core::sc_time(541, sc_core::SC_PS).value();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Embedding: without a program the dispatcher idles, and finished_event() reports only a program's end",
+          "[embedding]") {
+  const auto [program, assembly] = row_sum_example();
+  const platforms::ConfigResult config = platforms::load_config("", {});
+  REQUIRE(config.params.clock.period_ps == 541);
+  FirstDeltaLauncher launcher("launcher");  // elaborated first: its thread runs before the dispatcher's
+  platforms::TileTop top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16},
+                         false);
+  for (const platforms::ProgramTile& t : program.tiles) top.load_local(t.ref.index, t.desc, t.data);
+  model::ProgramFrontEnd front_end(assembly.instructions);
+  launcher.dispatcher = &top.dispatcher;
+  launcher.program = &front_end;
+  CHECK(top.dispatcher.finished());  // nothing to run yet
+
+  sc_core::sc_start();
+
+  CHECK(launcher.idle_before);
+  CHECK(launcher.finished_on_wake);
+  CHECK(launcher.woke_cycle == top.dispatcher.finish_cycle());
+  CHECK(top.dispatcher.finish_cycle() > 0);
+  CHECK(top.dispatcher.retired().total == 1);
+}
