@@ -212,10 +212,14 @@ void ControlRegisters::write_gpr_half(bool high_half, std::uint32_t value) {
 }
 
 void ControlRegisters::start() {
-  if (busy()) return refuse(cm::ErrorCause::Busy, "START while a program runs");
+  if (busy())
+    return refuse(cm::ErrorCause::Busy, m_running ? "START while kernel " + std::to_string(m_launched_kernel) + " ('" +
+                                                        m_kernels[m_launched_kernel].name + "') runs"
+                                                  : std::string("START while a program set directly runs"));
   if (m_kernel >= kernels())
     return refuse(cm::ErrorCause::NoSuchKernel, "START of kernel " + std::to_string(m_kernel) + ": the platform was given " +
                                                     std::to_string(kernels()) + " (KERNELS)");
+  m_launched_kernel = m_kernel;
   m_front_end.emplace(m_kernels[m_kernel].instructions);
   m_dispatcher.set_program(&*m_front_end);
   ++m_launches;

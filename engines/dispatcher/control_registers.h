@@ -32,8 +32,9 @@ class ControlRegisters : public sc_core::sc_module {
   SC_HAS_PROCESS(ControlRegisters);
   ControlRegisters(sc_core::sc_module_name name, BundleDispatcher& dispatcher, const model::ClockParams& clock);
 
-  /// Gives START a kernel to launch, as number kernels() - 1 (its name is for messages). Before
-  /// the simulation starts; after, it is an error and adds nothing.
+  /// Gives START a kernel to launch, as number kernels() - 1; its name is for messages ("START
+  /// while kernel 1 ('softmax') runs"). Before the simulation starts; after, it is an error and
+  /// adds nothing.
   void add_kernel(std::string name, std::vector<model::Instruction> instructions);
   unsigned kernels() const { return static_cast<unsigned>(m_kernels.size()); }
   /// Launches accepted so far.
@@ -78,6 +79,7 @@ class ControlRegisters : public sc_core::sc_module {
 
   /// The latest launch: running until the dispatcher has finished it, then its figures.
   bool m_running = false;
+  std::uint32_t m_launched_kernel = 0;  ///< its number
   bool m_done = false;
   std::uint64_t m_launch_cycle = 0;
   std::uint64_t m_launch_bundles = 0;  ///< the dispatcher's retired count at the launch

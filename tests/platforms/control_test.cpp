@@ -242,7 +242,7 @@ TEST_CASE("Host control: a write the device's state refuses changes nothing and 
     d.write(cm::kControl, cm::kControlStart);
     d.write(cm::kControl, cm::kControlStart);
     CHECK(d.read(cm::kStatus) == (cm::kStatusBusy | cm::kStatusError));
-    CHECK(warnings.last().find("START while a program runs") != std::string::npos);
+    CHECK(warnings.last().find("START while kernel 0 ('rowsum') runs") != std::string::npos);
     d.write(cm::kGprValueLo, 77);
     CHECK(warnings.last().find("a GPR written while a program runs") != std::string::npos);
     d.write(cm::kFlags, model::kFlagDZ);
@@ -359,6 +359,7 @@ TEST_CASE("Host control: a kernel given after the simulation started is an error
     status_while_direct = d.read(cm::kStatus);
     d.write(cm::kControl, cm::kControlStart);
     CHECK(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::Busy));
+    CHECK(warnings.last().find("START while a program set directly runs") != std::string::npos);
     d.poll_idle();
     CHECK(d.read(cm::kStatus) == cm::kStatusError);  // not done: nothing was launched here
     CHECK(d.read(cm::kIrqStatus) == 0);
