@@ -20,8 +20,8 @@ constexpr std::uint64_t kLocalBase = 0x0000'0000;
 constexpr std::uint64_t kLocalSize = kLocalSlotStride * model::kLocalTileCount;  // 16 MiB per PE
 constexpr std::uint64_t kSharedBase = 0x1000'0000;
 constexpr std::uint64_t kSharedSize = kSharedSlotStride * model::kSharedTileCount;  // 64 MiB
-constexpr std::uint64_t kControlBase = 0x2000'0000;  ///< the host control registers (control_map.h)
-constexpr std::uint64_t kControlSize = 0x1000;
+constexpr std::uint64_t kControlBase = 0x2000'0000;  ///< the host control block (control_map.h)
+constexpr std::uint64_t kControlSize = 0x20'0000;    ///< its registers, then its program memory
 
 constexpr model::AddressRange local_range(int pe) {
   return model::AddressRange{kLocalBase + static_cast<std::uint64_t>(pe) * kLocalSize, kLocalSize};

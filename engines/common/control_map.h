@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The host control registers' map (ControlRegisters): offsets from engines::address_map::kControlBase,
-// their fields and codes. 32-bit registers, accessed one whole aligned word at a time; 64-bit values
-// are LO/HI pairs. A host model includes this header to drive the accelerator over TLM.
+// The host control block's map (ControlRegisters): offsets from engines::address_map::kControlBase,
+// the registers' fields and codes, and the program memory. 32-bit registers, accessed one whole
+// aligned word at a time (64-bit values are LO/HI pairs); the program memory takes accesses of any
+// size. A host model includes this header to drive the accelerator over TLM.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,7 @@ constexpr std::uint64_t kId = 0x00;           ///< RO: kIdValue
 constexpr std::uint64_t kVersion = 0x04;      ///< RO: kMapVersion, this map's
 constexpr std::uint64_t kKernels = 0x08;      ///< RO: how many kernels the platform was given
 constexpr std::uint64_t kKernel = 0x0C;       ///< RW: the kernel the next START launches
-constexpr std::uint64_t kControl = 0x10;      ///< WO (reads 0): kControlStart, kControlClearError
+constexpr std::uint64_t kControl = 0x10;      ///< WO (reads 0): kControlClearError, kControlStart, kControlStartProgram
 constexpr std::uint64_t kStatus = 0x14;       ///< RO: kStatusBusy, kStatusDone, kStatusFault, kStatusError
 constexpr std::uint64_t kIrqEnable = 0x18;    ///< RW: kIrqDone
 constexpr std::uint64_t kIrqStatus = 0x1C;    ///< RW1C: kIrqDone, pending whether enabled or not
@@ -29,16 +30,21 @@ constexpr std::uint64_t kGprPe = 0x40;        ///< RW: the PE the GPR window sho
 constexpr std::uint64_t kGprSelect = 0x44;    ///< RW: the GPR it shows (1..23)
 constexpr std::uint64_t kGprValueLo = 0x48;   ///< RW: that GPR's low and high halves
 constexpr std::uint64_t kGprValueHi = 0x4C;
+constexpr std::uint64_t kProgramBytes = 0x50;  ///< RW: the length of the program START_PROGRAM launches
+/// The program memory: a program's encoded instructions (as `ptosim asm` writes them), from its start.
+constexpr std::uint64_t kProgramMemory = 0x10'0000;
+constexpr std::uint64_t kProgramMemorySize = 0x10'0000;
 
 constexpr std::uint32_t kIdValue = 0x50544F53;  // "PTOS"
 constexpr std::uint32_t kMapVersion = 1;
 
-// CONTROL bits.
-constexpr std::uint32_t kControlStart = 1u << 0;       ///< launch the kernel KERNEL selects
-constexpr std::uint32_t kControlClearError = 1u << 1;  ///< clear ERROR (before a START in the same write)
+// CONTROL bits, acting in the order CLEAR_ERROR, START, START_PROGRAM.
+constexpr std::uint32_t kControlStart = 1u << 0;         ///< launch the kernel KERNEL selects
+constexpr std::uint32_t kControlClearError = 1u << 1;    ///< clear ERROR
+constexpr std::uint32_t kControlStartProgram = 1u << 2;  ///< launch the PROGRAM_BYTES in program memory
 // STATUS bits.
 constexpr std::uint32_t kStatusBusy = 1u << 0;   ///< a program runs (launched here or set directly)
-constexpr std::uint32_t kStatusDone = 1u << 1;   ///< the latest launch has ended (until the next START)
+constexpr std::uint32_t kStatusDone = 1u << 1;   ///< the latest launch has ended (until the next launch)
 constexpr std::uint32_t kStatusFault = 1u << 2;  ///< ... at a fault (FAULT, FAULT_BUNDLE)
 constexpr std::uint32_t kStatusError = 1u << 3;  ///< ERROR is not None
 // IRQ_ENABLE / IRQ_STATUS bits.
@@ -47,9 +53,10 @@ constexpr std::uint32_t kIrqDone = 1u << 0;  ///< a launch ended
 /// Why a write the map allows was refused (it changed nothing).
 enum class ErrorCause : std::uint32_t {
   None = 0,
-  Busy = 1,        ///< START, FLAGS or a GPR written while a program runs
+  Busy = 1,          ///< a launch, FLAGS or a GPR written while a program runs
   NoSuchKernel = 2,  ///< START with KERNEL not below KERNELS
-  NoSuchGpr = 3,   ///< GPR_PE or GPR_SELECT written with a PE or GPR that does not exist
+  NoSuchGpr = 3,     ///< GPR_PE or GPR_SELECT written with a PE or GPR that does not exist
+  BadProgram = 4,    ///< PROGRAM_BYTES past the program memory, or START_PROGRAM of bytes that end inside an instruction
 };
 
 }  // namespace ptosim::engines::control_map

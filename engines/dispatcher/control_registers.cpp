@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "engines/dispatcher/control_registers.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
-#include "engines/common/address_map.h"
+#include "model/bundle/encoding.h"
 #include "model/numeric/flags.h"
 
 namespace ptosim::engines {
@@ -62,13 +63,31 @@ void ControlRegisters::add_kernel(std::string name, std::vector<model::Instructi
   m_kernels.push_back(Kernel{std::move(name), std::move(instructions)});
 }
 
+namespace {
+
+bool in_program_memory(std::uint64_t offset) { return offset >= cm::kProgramMemory; }
+
+}  // namespace
+
 tlm::tlm_response_status ControlRegisters::check_access(const tlm::tlm_generic_payload& gp, std::string& why) const {
   const std::uint64_t offset = gp.get_address();
+  const std::uint64_t length = gp.get_data_length();
   if (gp.get_byte_enable_ptr()) {
-    why = "byte enables are not supported (whole registers only)";
+    why = "byte enables are not supported";
     return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
   }
-  if (gp.get_data_length() != 4 || gp.get_streaming_width() < 4 || offset % 4 != 0) {
+  if (in_program_memory(offset)) {
+    if (length == 0 || gp.get_streaming_width() < length) {
+      why = "the program memory takes accesses of one or more bytes, not streamed";
+      return tlm::TLM_BURST_ERROR_RESPONSE;
+    }
+    if (offset + length > cm::kProgramMemory + cm::kProgramMemorySize) {
+      why = "past the end of the program memory";
+      return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    }
+    return tlm::TLM_OK_RESPONSE;
+  }
+  if (length != 4 || gp.get_streaming_width() < 4 || offset % 4 != 0) {
     why = "registers are accessed one aligned 32-bit word at a time";
     return tlm::TLM_BURST_ERROR_RESPONSE;
   }
@@ -98,32 +117,54 @@ void ControlRegisters::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  // A register takes effect at the initiator's local time: a launch starts, and counters read, then.
+  // An access takes effect at the initiator's local time: a launch starts, and counters read, then.
   if (delay != sc_core::SC_ZERO_TIME) {
     sc_core::wait(delay);
     delay = sc_core::SC_ZERO_TIME;
   }
-  std::uint32_t value = 0;
-  if (gp.is_write()) {
+  if (in_program_memory(gp.get_address())) {
+    move_program_bytes(gp);
+  } else if (gp.is_write()) {
+    std::uint32_t value = 0;
     std::memcpy(&value, gp.get_data_ptr(), 4);
     write(gp.get_address(), value);
   } else {
-    value = *read(gp.get_address());
+    const std::uint32_t value = *read(gp.get_address());
     std::memcpy(gp.get_data_ptr(), &value, 4);
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 unsigned int ControlRegisters::transport_dbg(tlm::tlm_generic_payload& gp) {
-  // Reads only (a write could launch a kernel), of whole aligned words; where no register is, 0.
   const std::uint64_t offset = gp.get_address();
   const unsigned int length = gp.get_data_length();
-  if (!gp.is_read() || offset % 4 != 0 || length % 4 != 0 || offset + length > address_map::kControlSize) return 0;
+  if (in_program_memory(offset)) {  // reads and writes, as a loader would
+    if (gp.is_read() == gp.is_write() || offset + length > cm::kProgramMemory + cm::kProgramMemorySize) return 0;
+    move_program_bytes(gp);
+    return length;
+  }
+  // Registers: reads only (a write could launch a kernel), of whole aligned words; where no
+  // register is, 0.
+  if (!gp.is_read() || offset % 4 != 0 || length % 4 != 0 || offset + length > cm::kProgramMemory) return 0;
   for (unsigned int i = 0; i < length; i += 4) {
     const std::uint32_t value = read(offset + i).value_or(0);
     std::memcpy(gp.get_data_ptr() + i, &value, 4);
   }
   return length;
+}
+
+void ControlRegisters::move_program_bytes(tlm::tlm_generic_payload& gp) {
+  // The memory holds what was written, growing to the furthest byte; past that it reads zeros.
+  const std::size_t at = gp.get_address() - cm::kProgramMemory;
+  const std::size_t length = gp.get_data_length();
+  if (gp.is_write()) {
+    if (m_program_memory.size() < at + length) m_program_memory.resize(at + length, 0);
+    std::memcpy(m_program_memory.data() + at, gp.get_data_ptr(), length);
+    return;
+  }
+  const std::size_t held = at < m_program_memory.size() ? std::min(length, m_program_memory.size() - at) : 0;
+  if (held) std::memcpy(gp.get_data_ptr(), m_program_memory.data() + at, held);
+  std::memset(gp.get_data_ptr() + held, 0, length - held);
 }
 
 bool ControlRegisters::busy() const { return m_running || !m_dispatcher.finished(); }
@@ -156,6 +197,7 @@ std::optional<std::uint32_t> ControlRegisters::read(std::uint64_t offset) const 
     case cm::kGprSelect: return m_gpr_select;
     case cm::kGprValueLo: return low(state.gpr(static_cast<int>(m_gpr_pe), m_gpr_select));
     case cm::kGprValueHi: return high(state.gpr(static_cast<int>(m_gpr_pe), m_gpr_select));
+    case cm::kProgramBytes: return m_program_bytes;
     default: return std::nullopt;
   }
 }
@@ -167,7 +209,14 @@ void ControlRegisters::write(std::uint64_t offset, std::uint32_t value) {
       break;
     case cm::kControl:
       if (value & cm::kControlClearError) m_error = cm::ErrorCause::None;
-      if (value & cm::kControlStart) start();
+      if (value & cm::kControlStart) start_kernel();
+      if (value & cm::kControlStartProgram) start_program();
+      break;
+    case cm::kProgramBytes:
+      if (value > cm::kProgramMemorySize)
+        return refuse(cm::ErrorCause::BadProgram, "PROGRAM_BYTES " + std::to_string(value) + ": the program memory holds " +
+                                                      std::to_string(cm::kProgramMemorySize) + " bytes");
+      m_program_bytes = value;
       break;
     case cm::kIrqEnable:
       m_irq_enable = value & cm::kIrqDone;
@@ -211,16 +260,34 @@ void ControlRegisters::write_gpr_half(bool high_half, std::uint32_t value) {
                 high_half ? (old & 0xFFFF'FFFFu) | (std::uint64_t{value} << 32) : (old & ~std::uint64_t{0xFFFF'FFFFu}) | value);
 }
 
-void ControlRegisters::start() {
-  if (busy())
-    return refuse(cm::ErrorCause::Busy, m_running ? "START while kernel " + std::to_string(m_launched_kernel) + " ('" +
-                                                        m_kernels[m_launched_kernel].name + "') runs"
-                                                  : std::string("START while a program set directly runs"));
+bool ControlRegisters::refused_while_busy(const char* what) {
+  if (!busy()) return false;
+  refuse(cm::ErrorCause::Busy,
+         std::string(what) + " while " + (m_running ? m_launched_name : std::string("a program set directly")) + " runs");
+  return true;
+}
+
+void ControlRegisters::start_kernel() {
+  if (refused_while_busy("START")) return;
   if (m_kernel >= kernels())
     return refuse(cm::ErrorCause::NoSuchKernel, "START of kernel " + std::to_string(m_kernel) + ": the platform was given " +
                                                     std::to_string(kernels()) + " (KERNELS)");
-  m_launched_kernel = m_kernel;
-  m_front_end.emplace(m_kernels[m_kernel].instructions);
+  const Kernel& k = m_kernels[m_kernel];
+  launch(k.instructions, "kernel " + std::to_string(m_kernel) + " ('" + k.name + "')");
+}
+
+void ControlRegisters::start_program() {
+  if (refused_while_busy("START_PROGRAM")) return;
+  std::vector<std::uint8_t> image(m_program_bytes, 0);  // past what was written, zeros
+  std::copy_n(m_program_memory.begin(), std::min(image.size(), m_program_memory.size()), image.begin());
+  model::DecodedProgram decoded = model::decode_program(image, "program memory");
+  if (decoded.error) return refuse(cm::ErrorCause::BadProgram, "START_PROGRAM: " + *decoded.error);
+  launch(std::move(decoded.instructions), "the program in program memory");
+}
+
+void ControlRegisters::launch(std::vector<model::Instruction> instructions, std::string name) {
+  m_launched_name = std::move(name);
+  m_front_end.emplace(std::move(instructions));
   m_dispatcher.set_program(&*m_front_end);
   ++m_launches;
   m_running = true;

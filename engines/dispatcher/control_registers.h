@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ControlRegisters: the accelerator's host control registers (engines/common/control_map.h), the
 // dispatcher's TLM-2.0 face to a host, mapped at address_map::control_range(). A host model launches
-// the kernels the platform was given, reads status, cycles and counts, sets GPRs and flags between
-// launches, and takes a level interrupt when a launch ends. Accesses the map does not allow get a
+// the kernels the platform was given, or a program it wrote into the block's program memory, reads
+// status, cycles and counts, sets GPRs and flags between launches, and takes a level interrupt when
+// a launch ends. Accesses the map does not allow get a
 // TLM error response; writes it allows but the device's state refuses change nothing and set ERROR.
 #pragma once
 
@@ -50,11 +51,18 @@ class ControlRegisters : public sc_core::sc_module {
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
   /// Why the map does not allow `gp` (a TLM error response and its reason), or TLM_OK_RESPONSE.
   tlm::tlm_response_status check_access(const tlm::tlm_generic_payload& gp, std::string& why) const;
+  /// Reads or writes `gp`'s bytes of the program memory (an access it allows).
+  void move_program_bytes(tlm::tlm_generic_payload& gp);
   /// The register at `offset`; nullopt where none is.
   std::optional<std::uint32_t> read(std::uint64_t offset) const;
   /// Writes the register at `offset`, a writable one (check_access).
   void write(std::uint64_t offset, std::uint32_t value);
-  void start();
+  /// Refuses `what` (ERROR Busy) if a program runs; whether it did.
+  bool refused_while_busy(const char* what);
+  void start_kernel();
+  void start_program();
+  /// Runs `instructions` on the dispatcher as the latest launch (`name` for messages).
+  void launch(std::vector<model::Instruction> instructions, std::string name);
   void write_gpr_half(bool high, std::uint32_t value);
   /// Keeps the first refusal since ERROR was cleared, and says why.
   void refuse(control_map::ErrorCause cause, const std::string& why);
@@ -67,6 +75,8 @@ class ControlRegisters : public sc_core::sc_module {
   Clocked m_clock;
   std::vector<Kernel> m_kernels;
   std::optional<model::ProgramFrontEnd> m_front_end;  ///< the latest launch's (the dispatcher reads it)
+  std::vector<std::uint8_t> m_program_memory;  ///< up to the furthest byte written
+  std::uint32_t m_program_bytes = 0;
   std::uint64_t m_launches = 0;
 
   std::uint32_t m_kernel = 0;
@@ -79,7 +89,7 @@ class ControlRegisters : public sc_core::sc_module {
 
   /// The latest launch: running until the dispatcher has finished it, then its figures.
   bool m_running = false;
-  std::uint32_t m_launched_kernel = 0;  ///< its number
+  std::string m_launched_name;  ///< "kernel 0 ('rowsum')", for messages
   bool m_done = false;
   std::uint64_t m_launch_cycle = 0;
   std::uint64_t m_launch_bundles = 0;  ///< the dispatcher's retired count at the launch

@@ -5,6 +5,7 @@
 // case elaborates its own design (one per process).
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "engines/common/address_map.h"
 #include "engines/common/control_map.h"
 #include "model/bundle/assembler.h"
+#include "model/bundle/encoding.h"
 #include "platforms/config/config_loader.h"
 #include "platforms/ptosim/program_file.h"
 #include "platforms/tile_top.h"
@@ -46,10 +48,14 @@ struct Driver : sc_core::sc_module {
   /// One access of `length` bytes at `offset` from the control block; waits out its delay.
   tlm::tlm_response_status access(tlm::tlm_command command, std::uint64_t offset, std::uint32_t& value,
                                   unsigned length = 4, unsigned char* byte_enables = nullptr) {
+    return access_bytes(command, offset, reinterpret_cast<unsigned char*>(&value), length, byte_enables);
+  }
+  tlm::tlm_response_status access_bytes(tlm::tlm_command command, std::uint64_t offset, unsigned char* data,
+                                        unsigned length, unsigned char* byte_enables = nullptr) {
     tlm::tlm_generic_payload gp;
     gp.set_command(command);
     gp.set_address(engines::address_map::kControlBase + offset);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    gp.set_data_ptr(data);
     gp.set_data_length(length);
     gp.set_streaming_width(length);
     gp.set_byte_enable_ptr(byte_enables);
@@ -252,8 +258,8 @@ TEST_CASE("Host control: a write the device's state refuses changes nothing and 
 
     // What the map does not allow, each with its TLM response.
     std::uint32_t value = 0;
-    CHECK(d.access(tlm::TLM_READ_COMMAND, 0x50, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    CHECK(warnings.last().find("read of 4 bytes at offset 0x50 refused: no register there") != std::string::npos);
+    CHECK(d.access(tlm::TLM_READ_COMMAND, 0x60, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(warnings.last().find("read of 4 bytes at offset 0x60 refused: no register there") != std::string::npos);
     CHECK(d.access(tlm::TLM_READ_COMMAND, engines::address_map::kControlSize, value) ==
           tlm::TLM_ADDRESS_ERROR_RESPONSE);  // past the block: the router's answer
     CHECK(d.access(tlm::TLM_WRITE_COMMAND, cm::kStatus, value) == tlm::TLM_COMMAND_ERROR_RESPONSE);
@@ -416,8 +422,8 @@ TEST_CASE("Host control: an empty kernel ends at once, CLEAR_ERROR with START cl
     d.write(cm::kKernel, 0);
     CHECK(d.access(tlm::TLM_IGNORE_COMMAND, cm::kControl, value) == tlm::TLM_OK_RESPONSE);
     CHECK(d.read(cm::kStatus) == cm::kStatusDone);  // not launched
-    CHECK(d.access(tlm::TLM_IGNORE_COMMAND, 0x50, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    CHECK(warnings.last().find("ignored access of 4 bytes at offset 0x50 refused: no register there") != std::string::npos);
+    CHECK(d.access(tlm::TLM_IGNORE_COMMAND, 0x60, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(warnings.last().find("ignored access of 4 bytes at offset 0x60 refused: no register there") != std::string::npos);
     CHECK(d.access(tlm::TLM_IGNORE_COMMAND, cm::kStatus, value, 2) == tlm::TLM_BURST_ERROR_RESPONSE);
   };
   sc_core::sc_start();
@@ -528,4 +534,111 @@ TEST_CASE("Host control: a program set directly as a launch ends does not take o
   CHECK(irq_cycle == launch + cycles);
   CHECK(b.top.dispatcher.finish_cycle() > irq_cycle);  // the interrupt came before the direct program's end
   CHECK(b.top.dispatcher.retired().total == 3);
+}
+
+namespace {
+
+/// `text` assembled and encoded, as `ptosim asm` writes it.
+std::vector<std::uint8_t> image_of(const std::string& text) {
+  const model::Assembly assembly = model::assemble(text, "image");
+  REQUIRE(assembly.ok());
+  std::vector<std::uint8_t> bytes;
+  for (const model::Instruction& inst : assembly.instructions) model::append_bytes(*model::encode(inst.body), bytes);
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("Host control: a driver writes programs into the program memory and launches them, and one that ends "
+          "inside an instruction is refused",
+          "[control]") {
+  Bench b;
+  std::vector<std::uint8_t> rowsum = image_of(b.rowsum), colsum = image_of(kColumnSum);
+  std::vector<std::uint8_t> faulting = [&] {
+    std::vector<std::uint8_t> bytes = rowsum;
+    for (std::uint8_t byte : {0x43, 0x00, 0x3c, 0x00}) bytes.push_back(byte);  // B.DIM r24, 3, ->LB0: r24 is reserved
+    return bytes;
+  }();
+  const auto size = [](const std::vector<std::uint8_t>& v) { return static_cast<std::uint32_t>(v.size()); };
+  WarningLog warnings;
+  b.driver.script = [&](Driver& d) {
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    REQUIRE(d.access_bytes(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory, rowsum.data(), size(rowsum)) ==
+            tlm::TLM_OK_RESPONSE);
+    std::uint8_t three[3] = {};
+    REQUIRE(d.access_bytes(tlm::TLM_READ_COMMAND, cm::kProgramMemory + 1, three, 3) == tlm::TLM_OK_RESPONSE);
+    CHECK(std::vector<std::uint8_t>(three, three + 3) == std::vector<std::uint8_t>(rowsum.begin() + 1, rowsum.begin() + 4));
+
+    // Ends inside its last instruction: refused, nothing launched.
+    d.write(cm::kProgramBytes, size(rowsum) - 2);
+    d.write(cm::kControl, cm::kControlStartProgram);
+    CHECK(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::BadProgram));
+    CHECK(warnings.last().find("START_PROGRAM: truncated") != std::string::npos);
+    CHECK(d.read(cm::kStatus) == cm::kStatusError);
+    // Longer than the memory: refused, the length kept.
+    d.write(cm::kProgramBytes, static_cast<std::uint32_t>(cm::kProgramMemorySize) + 1);
+    CHECK(warnings.last().find("PROGRAM_BYTES 1048577: the program memory holds 1048576 bytes") != std::string::npos);
+    CHECK(d.read(cm::kProgramBytes) == size(rowsum) - 2);
+
+    d.write(cm::kProgramBytes, size(rowsum));
+    d.write(cm::kControl, cm::kControlClearError | cm::kControlStartProgram);
+    CHECK(d.read(cm::kStatus) == cm::kStatusBusy);
+    // The next program is written while this one runs (it was decoded at START).
+    REQUIRE(d.access_bytes(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory, colsum.data(), size(colsum)) ==
+            tlm::TLM_OK_RESPONSE);
+    d.write(cm::kProgramBytes, size(colsum));
+    d.write(cm::kControl, cm::kControlStartProgram);
+    CHECK(warnings.last().find("START_PROGRAM while the program in program memory runs") != std::string::npos);
+    sc_core::wait(d.irq.posedge_event());
+    CHECK(d.read(cm::kStatus) == (cm::kStatusDone | cm::kStatusError));
+    CHECK(d.read64(cm::kBundlesLo) == 1);
+    d.write(cm::kIrqStatus, cm::kIrqDone);
+    d.write(cm::kControl, cm::kControlClearError);
+
+    for (unsigned pe = 0; pe < model::kPeCount; ++pe) d.set_gpr(pe, 5, 4);
+    d.write(cm::kControl, cm::kControlStartProgram);
+    sc_core::wait(d.irq.posedge_event());
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+    d.write(cm::kIrqStatus, cm::kIrqDone);
+
+    // A word that decodes to an illegal instruction faults when the dispatcher reaches it.
+    REQUIRE(d.access_bytes(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory, faulting.data(), size(faulting)) ==
+            tlm::TLM_OK_RESPONSE);
+    d.write(cm::kProgramBytes, size(faulting));
+    d.write(cm::kControl, cm::kControlStartProgram);
+    sc_core::wait(d.irq.posedge_event());
+    CHECK(d.read(cm::kStatus) == (cm::kStatusDone | cm::kStatusFault));
+    CHECK(d.read(cm::kFault) == static_cast<std::uint32_t>(model::FaultCode::IllegalInstruction) + 1);
+    CHECK(d.read(cm::kFaultBundle) == 1);
+
+    // The memory's bounds and rules.
+    std::uint32_t word = 0;
+    CHECK(d.access(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory + cm::kProgramMemorySize - 2, word) ==
+          tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    unsigned char enables[4] = {0xFF, 0, 0, 0};
+    CHECK(d.access(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory, word, 4, enables) == tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    CHECK(d.access(tlm::TLM_READ_COMMAND, cm::kProgramMemory + cm::kProgramMemorySize - 4, word) == tlm::TLM_OK_RESPONSE);
+    CHECK(word == 0);  // never written
+    // Debug transport reads and writes it.
+    std::uint8_t loaded[4] = {1, 2, 3, 4};
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(engines::address_map::kControlBase + cm::kProgramMemory + 0x100);
+    gp.set_data_ptr(loaded);
+    gp.set_data_length(4);
+    CHECK(d.socket->transport_dbg(gp) == 4);
+    CHECK(d.access(tlm::TLM_READ_COMMAND, cm::kProgramMemory + 0x100, word) == tlm::TLM_OK_RESPONSE);
+    CHECK(word == 0x04030201);
+  };
+
+  sc_core::sc_start();
+
+  CHECK(b.top.control.launches() == 3);
+  CHECK(b.top.dispatcher.retired().total == 4);  // the row sum, the column sum, the row sum and the faulting word
+  REQUIRE(b.top.dispatcher.retired().fault);
+  char where[64];
+  std::snprintf(where, sizeof where, "program memory:+0x%zx", rowsum.size());  // the word's byte offset
+  CHECK(model::format_location(b.top.dispatcher.retired().fault->loc) == where);
+  const model::TileRef sum = *model::TileRef::parse("U#2");  // the column sum, before the last row sum
+  CHECK(b.top.read_local(sum.index, 0).at(0) == std::uint64_t{0x4223fc00});
 }
