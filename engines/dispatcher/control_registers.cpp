@@ -33,6 +33,8 @@ bool read_only(std::uint64_t offset) {
   }
 }
 
+bool in_program_memory(std::uint64_t offset) { return offset >= cm::kProgramMemory; }
+
 std::uint32_t low(std::uint64_t v) { return static_cast<std::uint32_t>(v); }
 std::uint32_t high(std::uint64_t v) { return static_cast<std::uint32_t>(v >> 32); }
 
@@ -62,12 +64,6 @@ void ControlRegisters::add_kernel(std::string name, std::vector<model::Instructi
   }
   m_kernels.push_back(Kernel{std::move(name), std::move(instructions)});
 }
-
-namespace {
-
-bool in_program_memory(std::uint64_t offset) { return offset >= cm::kProgramMemory; }
-
-}  // namespace
 
 tlm::tlm_response_status ControlRegisters::check_access(const tlm::tlm_generic_payload& gp, std::string& why) const {
   const std::uint64_t offset = gp.get_address();
