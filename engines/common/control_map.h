@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The host control block's map (ControlRegisters): offsets from engines::address_map::kControlBase,
 // the registers' fields and codes, and the program memory. 32-bit registers, accessed one whole
-// aligned word at a time (64-bit values are LO/HI pairs); the program memory takes accesses of any
-// size. A host model includes this header to drive the accelerator over TLM.
+// aligned word at a time (64-bit values are LO/HI pairs); the program memory takes accesses of one
+// byte or more, at any alignment. A host model includes this header to drive the accelerator.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +23,7 @@ constexpr std::uint64_t kCyclesHi = 0x24;
 constexpr std::uint64_t kBundlesLo = 0x28;    ///< RO: bundles the latest launch retired (so far)
 constexpr std::uint64_t kBundlesHi = 0x2C;
 constexpr std::uint64_t kFault = 0x30;        ///< RO: the latest launch's fault class, FaultCode + 1 (0: none)
-constexpr std::uint64_t kFaultBundle = 0x34;  ///< RO: the faulting bundle's index in its kernel
+constexpr std::uint64_t kFaultBundle = 0x34;  ///< RO: the faulting bundle's index in its kernel or program
 constexpr std::uint64_t kFlags = 0x38;        ///< RW: the sticky numeric status flags (model::kFlag*)
 constexpr std::uint64_t kError = 0x3C;        ///< RO: the first refused write's ErrorCause since cleared
 constexpr std::uint64_t kGprPe = 0x40;        ///< RW: the PE the GPR window shows

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "engines/common/address_map.h"
 #include "model/bundle/encoding.h"
 #include "model/numeric/flags.h"
 
@@ -33,7 +34,14 @@ bool read_only(std::uint64_t offset) {
   }
 }
 
+static_assert(cm::kProgramMemory + cm::kProgramMemorySize == address_map::kControlSize, "the memory ends the block");
+
 bool in_program_memory(std::uint64_t offset) { return offset >= cm::kProgramMemory; }
+
+/// Whether `length` bytes at `offset` (in the program memory) stay within it; no sum can wrap.
+bool fits_program_memory(std::uint64_t offset, std::uint64_t length) {
+  return length <= cm::kProgramMemorySize && offset - cm::kProgramMemory <= cm::kProgramMemorySize - length;
+}
 
 std::uint32_t low(std::uint64_t v) { return static_cast<std::uint32_t>(v); }
 std::uint32_t high(std::uint64_t v) { return static_cast<std::uint32_t>(v >> 32); }
@@ -77,7 +85,7 @@ tlm::tlm_response_status ControlRegisters::check_access(const tlm::tlm_generic_p
       why = "the program memory takes accesses of one or more bytes, not streamed";
       return tlm::TLM_BURST_ERROR_RESPONSE;
     }
-    if (offset + length > cm::kProgramMemory + cm::kProgramMemorySize) {
+    if (!fits_program_memory(offset, length)) {
       why = "past the end of the program memory";
       return tlm::TLM_ADDRESS_ERROR_RESPONSE;
     }
@@ -135,7 +143,7 @@ unsigned int ControlRegisters::transport_dbg(tlm::tlm_generic_payload& gp) {
   const std::uint64_t offset = gp.get_address();
   const unsigned int length = gp.get_data_length();
   if (in_program_memory(offset)) {  // reads and writes, as a loader would
-    if (gp.is_read() == gp.is_write() || offset + length > cm::kProgramMemory + cm::kProgramMemorySize) return 0;
+    if (gp.get_command() == tlm::TLM_IGNORE_COMMAND || !fits_program_memory(offset, length)) return 0;
     move_program_bytes(gp);
     return length;
   }

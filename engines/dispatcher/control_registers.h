@@ -76,7 +76,7 @@ class ControlRegisters : public sc_core::sc_module {
   std::vector<Kernel> m_kernels;
   std::optional<model::ProgramFrontEnd> m_front_end;  ///< the latest launch's (the dispatcher reads it)
   std::vector<std::uint8_t> m_program_memory;  ///< up to the furthest byte written
-  std::uint32_t m_program_bytes = 0;
+  std::uint32_t m_program_bytes = 0;            ///< PROGRAM_BYTES
   std::uint64_t m_launches = 0;
 
   std::uint32_t m_kernel = 0;

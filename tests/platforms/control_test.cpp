@@ -7,7 +7,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,7 @@
 #include "platforms/config/config_loader.h"
 #include "platforms/ptosim/program_file.h"
 #include "platforms/tile_top.h"
+#include "tests/platforms/run_helpers.h"
 
 using namespace ptosim;
 namespace cm = engines::control_map;
@@ -33,6 +36,7 @@ struct Driver : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Driver> socket;
   sc_core::sc_in<bool> irq;
   std::function<void(Driver&)> script;
+  bool script_done = false;  ///< the script ran to its end (not stuck waiting)
   int irq_rises = 0;
 
   SC_HAS_PROCESS(Driver);
@@ -42,7 +46,10 @@ struct Driver : sc_core::sc_module {
     sensitive << irq.pos();
     dont_initialize();
   }
-  void run() { script(*this); }
+  void run() {
+    script(*this);
+    script_done = true;
+  }
   void count_rise() { ++irq_rises; }
 
   /// One access of `length` bytes at `offset` from the control block; waits out its delay.
@@ -63,7 +70,7 @@ struct Driver : sc_core::sc_module {
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(gp, delay);
-    sc_core::wait(delay);
+    if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);
     return gp.get_response_status();
   }
   std::uint32_t read(std::uint64_t offset) {
@@ -81,6 +88,10 @@ struct Driver : sc_core::sc_module {
     write(cm::kGprValueLo, static_cast<std::uint32_t>(value));
     write(cm::kGprValueHi, static_cast<std::uint32_t>(value >> 32));
   }
+  /// Waits for the interrupt line to be high (it may be already).
+  void wait_for_irq() {
+    if (!irq.read()) sc_core::wait(irq.posedge_event());
+  }
   /// Polls STATUS until no program runs (for a host that runs with the interrupt disabled), for
   /// at most 100 us.
   void poll_idle() {
@@ -91,35 +102,41 @@ struct Driver : sc_core::sc_module {
   }
 };
 
-/// The platform of examples/rowsum.pto (its inputs loaded), a driver bound to its router and its
-/// interrupt line (elaborated first, so its thread runs first in a delta), and the example's bundle
-/// as kernel 0.
+/// The platform of an example (examples/<name>.pto, its inputs loaded), a driver bound to its router
+/// and its interrupt line (elaborated first, so its thread runs first in a delta), and the example's
+/// code as kernel 0.
 struct Bench {
   platforms::ConfigResult config;
   Driver driver{"driver"};
   platforms::TileTop top;
-  std::string rowsum;  ///< the example's program text
+  std::string text;  ///< the example's program text
 
-  explicit Bench(const std::vector<std::string>& sets = {}, bool timing_only = false)
+  explicit Bench(const std::vector<std::string>& sets = {}, bool timing_only = false,
+                 const std::string& example = "rowsum")
       : config(platforms::load_config("", sets)),
         top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16}, timing_only) {
     REQUIRE(config.errors.empty());
-    const std::string path = std::string(PTOSIM_SOURCE_DIR) + "/examples/rowsum.pto";
+    const std::string path = std::string(PTOSIM_SOURCE_DIR) + "/examples/" + example + ".pto";
     platforms::ProgramFile program;
     std::string error;
     REQUIRE(platforms::parse_program_file(path, program, error));
     for (const platforms::ProgramTile& t : program.tiles) top.load_local(t.ref.index, t.desc, t.data);
-    rowsum = program.assembly;
-    add_kernel("rowsum", rowsum);
+    text = program.assembly;
+    add_kernel(example, text);
     driver.socket.bind(top.router.target_socket);
     driver.irq.bind(top.control.irq);
   }
-  void add_kernel(const std::string& name, const std::string& text) {
-    const model::Assembly assembly = model::assemble(text, name);
+  void add_kernel(const std::string& name, const std::string& kernel_text) {
+    const model::Assembly assembly = model::assemble(kernel_text, name);
     REQUIRE(assembly.ok());
     top.control.add_kernel(name, assembly.instructions);
   }
   std::uint64_t now_cycles() const { return engines::Clocked(config.params.clock).now_cycles(); }
+  /// Simulates until nothing is left to do; the driver's script must have run to its end.
+  void run() {
+    sc_core::sc_start();
+    CHECK(driver.script_done);
+  }
 };
 
 const std::vector<std::uint64_t> kRowSums{0x42100000, 0x3f7f0000, 0x3f800000, 0x40400000};  // 36, 0.99609375, 1, 3
@@ -159,7 +176,7 @@ TEST_CASE("Host control: a driver launches kernels over TLM, takes the interrupt
     d.write(cm::kControl, cm::kControlStart);
     first_launch = b.now_cycles();  // the write took effect at the driver's time
     CHECK(d.read(cm::kStatus) == cm::kStatusBusy);
-    sc_core::wait(d.irq.posedge_event());
+    d.wait_for_irq();
     first_end = b.top.dispatcher.finish_cycle();
     CHECK(d.read(cm::kStatus) == cm::kStatusDone);
     CHECK(d.read64(cm::kCyclesLo) == first_end - first_launch);
@@ -189,7 +206,7 @@ TEST_CASE("Host control: a driver launches kernels over TLM, takes the interrupt
     d.write(cm::kKernel, 1);
     d.write(cm::kControl, cm::kControlStart);
     second_launch = b.now_cycles();
-    sc_core::wait(d.irq.posedge_event());
+    d.wait_for_irq();
     CHECK(d.read(cm::kStatus) == cm::kStatusDone);
     CHECK(d.read64(cm::kCyclesLo) == b.top.dispatcher.finish_cycle() - second_launch);
     CHECK(d.read64(cm::kBundlesLo) == 1);
@@ -197,7 +214,7 @@ TEST_CASE("Host control: a driver launches kernels over TLM, takes the interrupt
     CHECK(d.read(cm::kError) == 0);
   };
 
-  sc_core::sc_start();
+  b.run();
 
   CHECK(irq_low_after_ack);
   CHECK(b.driver.irq_rises == 2);
@@ -308,7 +325,7 @@ TEST_CASE("Host control: a write the device's state refuses changes nothing and 
     CHECK(d.read(cm::kStatus) == cm::kStatusDone);
   };
 
-  sc_core::sc_start();
+  b.run();
 
   CHECK(b.top.control.launches() == 1);
   CHECK(b.top.dispatcher.retired().total == 1);
@@ -330,7 +347,7 @@ TEST_CASE("Host control: a kernel that faults reports its fault class and bundle
     d.write(cm::kIrqEnable, cm::kIrqDone);
     d.write(cm::kKernel, 1);
     d.write(cm::kControl, cm::kControlStart);
-    sc_core::wait(d.irq.posedge_event());
+    d.wait_for_irq();
     CHECK(d.read(cm::kStatus) == (cm::kStatusDone | cm::kStatusFault));
     CHECK(d.read(cm::kFault) == static_cast<std::uint32_t>(model::FaultCode::TileLegality) + 1);
     CHECK(d.read(cm::kFaultBundle) == 1);
@@ -340,11 +357,11 @@ TEST_CASE("Host control: a kernel that faults reports its fault class and bundle
     d.write(cm::kControl, cm::kControlStart);
     CHECK(d.read(cm::kStatus) == cm::kStatusBusy);
     CHECK(d.read(cm::kFault) == 0);
-    sc_core::wait(d.irq.posedge_event());
+    d.wait_for_irq();
     CHECK(d.read(cm::kStatus) == cm::kStatusDone);
   };
 
-  sc_core::sc_start();
+  b.run();
 
   CHECK(b.top.control.launches() == 2);
   REQUIRE(b.top.dispatcher.retired().total == 3);
@@ -355,7 +372,7 @@ TEST_CASE("Host control: a kernel given after the simulation started is an error
           "the block busy",
           "[control]") {
   Bench b;
-  const model::Assembly assembly = model::assemble(b.rowsum, "rowsum");
+  const model::Assembly assembly = model::assemble(b.text, "rowsum");
   REQUIRE(assembly.ok());
   model::ProgramFrontEnd direct(assembly.instructions);
   b.top.dispatcher.set_program(&direct);  // not launched through the registers
@@ -370,7 +387,7 @@ TEST_CASE("Host control: a kernel given after the simulation started is an error
     CHECK(d.read(cm::kStatus) == cm::kStatusError);  // not done: nothing was launched here
     CHECK(d.read(cm::kIrqStatus) == 0);
   };
-  sc_core::sc_start();
+  b.run();
   CHECK(status_while_direct == cm::kStatusBusy);
   CHECK(b.top.control.launches() == 0);
   REQUIRE_THROWS_WITH(b.top.control.add_kernel("late", assembly.instructions),
@@ -390,7 +407,7 @@ TEST_CASE("Host control: a START in the first delta at time 0 launches", "[contr
     d.poll_idle();
     status = d.read(cm::kStatus);
   };
-  sc_core::sc_start();
+  b.run();
   CHECK(start_delta == 0);
   CHECK(error == 0);
   CHECK(status == cm::kStatusDone);
@@ -411,7 +428,7 @@ TEST_CASE("Host control: an empty kernel ends at once, CLEAR_ERROR with START cl
     REQUIRE(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::NoSuchKernel));
     d.write(cm::kKernel, 1);
     d.write(cm::kControl, cm::kControlClearError | cm::kControlStart);
-    sc_core::wait(d.irq.posedge_event());
+    d.wait_for_irq();
     CHECK(d.read(cm::kStatus) == cm::kStatusDone);
     CHECK(d.read64(cm::kCyclesLo) == 0);
     CHECK(d.read64(cm::kBundlesLo) == 0);
@@ -426,7 +443,7 @@ TEST_CASE("Host control: an empty kernel ends at once, CLEAR_ERROR with START cl
     CHECK(warnings.last().find("ignored access of 4 bytes at offset 0x60 refused: no register there") != std::string::npos);
     CHECK(d.access(tlm::TLM_IGNORE_COMMAND, cm::kStatus, value, 2) == tlm::TLM_BURST_ERROR_RESPONSE);
   };
-  sc_core::sc_start();
+  b.run();
   CHECK(b.top.control.launches() == 1);
   CHECK(b.top.dispatcher.retired().total == 0);
   CHECK(b.driver.irq_rises == 1);
@@ -436,7 +453,7 @@ TEST_CASE("Host control: after a program set directly, a kernel counts its own b
   Bench b;
   b.add_kernel("first faults", "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\n"
                                "B.IOT T#9, mask=1111, last, ->U<1>\nBSTOP\n");
-  const model::Assembly assembly = model::assemble(b.rowsum, "rowsum");
+  const model::Assembly assembly = model::assemble(b.text, "rowsum");
   REQUIRE(assembly.ok());
   model::ProgramFrontEnd direct(assembly.instructions);
   b.top.dispatcher.set_program(&direct);
@@ -451,7 +468,7 @@ TEST_CASE("Host control: after a program set directly, a kernel counts its own b
     CHECK(d.read(cm::kFaultBundle) == 0);  // the kernel's first, the run's second
     CHECK(d.read64(cm::kBundlesLo) == 1);
   };
-  sc_core::sc_start();
+  b.run();
   CHECK(b.top.dispatcher.retired().total == 2);
 }
 
@@ -472,11 +489,11 @@ TEST_CASE("Host control: in timing-only mode a launch counts and times as in a f
       CHECK(running.back() == asked + b.config.params.interconnect_hop_cycles - launch);
       CHECK(d.read64(cm::kBundlesLo) == 0);  // the one bundle has not retired
     }
-    sc_core::wait(d.irq.posedge_event());
+    d.wait_for_irq();
     cycles = d.read64(cm::kCyclesLo);
     CHECK(d.read64(cm::kBundlesLo) == 1);
   };
-  sc_core::sc_start();
+  b.run();
   CHECK(cycles == b.top.dispatcher.finish_cycle() - launch);
   REQUIRE(running.size() == 3);
   CHECK(running[0] < running[1]);
@@ -523,12 +540,12 @@ TEST_CASE("Host control: a program set directly as a launch ends does not take o
     d.write(cm::kIrqEnable, cm::kIrqDone);
     d.write(cm::kControl, cm::kControlStart);
     launch = b.now_cycles();
-    sc_core::wait(d.irq.posedge_event());
+    d.wait_for_irq();
     irq_cycle = b.now_cycles();
     cycles = d.read64(cm::kCyclesLo);
     bundles = d.read64(cm::kBundlesLo);
   };
-  sc_core::sc_start();
+  b.run();
   REQUIRE(eager.launched);
   CHECK(bundles == 1);  // the kernel's only
   CHECK(irq_cycle == launch + cycles);
@@ -553,7 +570,7 @@ TEST_CASE("Host control: a driver writes programs into the program memory and la
           "inside an instruction is refused",
           "[control]") {
   Bench b;
-  std::vector<std::uint8_t> rowsum = image_of(b.rowsum), colsum = image_of(kColumnSum);
+  std::vector<std::uint8_t> rowsum = image_of(b.text), colsum = image_of(kColumnSum);
   std::vector<std::uint8_t> faulting = [&] {
     std::vector<std::uint8_t> bytes = rowsum;
     for (std::uint8_t byte : {0x43, 0x00, 0x3c, 0x00}) bytes.push_back(byte);  // B.DIM r24, 3, ->LB0: r24 is reserved
@@ -589,7 +606,7 @@ TEST_CASE("Host control: a driver writes programs into the program memory and la
     d.write(cm::kProgramBytes, size(colsum));
     d.write(cm::kControl, cm::kControlStartProgram);
     CHECK(warnings.last().find("START_PROGRAM while the program in program memory runs") != std::string::npos);
-    sc_core::wait(d.irq.posedge_event());
+    d.wait_for_irq();
     CHECK(d.read(cm::kStatus) == (cm::kStatusDone | cm::kStatusError));
     CHECK(d.read64(cm::kBundlesLo) == 1);
     d.write(cm::kIrqStatus, cm::kIrqDone);
@@ -597,7 +614,7 @@ TEST_CASE("Host control: a driver writes programs into the program memory and la
 
     for (unsigned pe = 0; pe < model::kPeCount; ++pe) d.set_gpr(pe, 5, 4);
     d.write(cm::kControl, cm::kControlStartProgram);
-    sc_core::wait(d.irq.posedge_event());
+    d.wait_for_irq();
     CHECK(d.read(cm::kStatus) == cm::kStatusDone);
     d.write(cm::kIrqStatus, cm::kIrqDone);
 
@@ -606,7 +623,7 @@ TEST_CASE("Host control: a driver writes programs into the program memory and la
             tlm::TLM_OK_RESPONSE);
     d.write(cm::kProgramBytes, size(faulting));
     d.write(cm::kControl, cm::kControlStartProgram);
-    sc_core::wait(d.irq.posedge_event());
+    d.wait_for_irq();
     CHECK(d.read(cm::kStatus) == (cm::kStatusDone | cm::kStatusFault));
     CHECK(d.read(cm::kFault) == static_cast<std::uint32_t>(model::FaultCode::IllegalInstruction) + 1);
     CHECK(d.read(cm::kFaultBundle) == 1);
@@ -631,7 +648,7 @@ TEST_CASE("Host control: a driver writes programs into the program memory and la
     CHECK(word == 0x04030201);
   };
 
-  sc_core::sc_start();
+  b.run();
 
   CHECK(b.top.control.launches() == 3);
   CHECK(b.top.dispatcher.retired().total == 4);  // the row sum, the column sum, the row sum and the faulting word
@@ -641,4 +658,106 @@ TEST_CASE("Host control: a driver writes programs into the program memory and la
   CHECK(model::format_location(b.top.dispatcher.retired().fault->loc) == where);
   const model::TileRef sum = *model::TileRef::parse("U#2");  // the column sum, before the last row sum
   CHECK(b.top.read_local(sum.index, 0).at(0) == std::uint64_t{0x4223fc00});
+}
+
+TEST_CASE("Host control: a program ptosim asm wrote runs from the program memory, computing and taking as long as "
+          "the same code as a kernel",
+          "[control]") {
+  Bench b({}, false, "softmax");
+  const std::string source = test::write_file("softmax.s", b.text), binary = test::scratch("softmax.bin");
+  REQUIRE(std::system((std::string(PTOSIM_EXE) + " asm " + source + " -o " + binary).c_str()) == 0);
+  std::ifstream in(binary, std::ios::binary);
+  std::vector<std::uint8_t> image{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  REQUIRE(image.size() > 16);
+  const model::TileRef result = *model::TileRef::parse("M#1");
+  std::vector<model::FragmentData> program_result;
+  std::uint64_t program_cycles = 0, kernel_cycles = 0;
+  b.driver.script = [&](Driver& d) {
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    REQUIRE(d.access_bytes(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory, image.data(),
+                           static_cast<unsigned>(image.size())) == tlm::TLM_OK_RESPONSE);
+    d.write(cm::kProgramBytes, static_cast<std::uint32_t>(image.size()));
+    d.write(cm::kControl, cm::kControlStartProgram);
+    d.wait_for_irq();
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+    CHECK(d.read64(cm::kBundlesLo) == 4);
+    program_cycles = d.read64(cm::kCyclesLo);
+    for (int pe = 0; pe < model::kPeCount; ++pe) program_result.push_back(b.top.read_local(result.index, pe));
+    d.write(cm::kIrqStatus, cm::kIrqDone);
+    // The kernel runs on what the program left (a softmax of its exponentials): other values, the
+    // same timing.
+    d.write(cm::kControl, cm::kControlStart);
+    d.wait_for_irq();
+    CHECK(d.read64(cm::kBundlesLo) == 4);
+    kernel_cycles = d.read64(cm::kCyclesLo);
+  };
+  b.run();
+  CHECK(program_cycles == kernel_cycles);
+  // The program's softmax is the example's expected one on every PE.
+  const auto expected = test::dumped_encodings(test::slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.expected"), "M#1");
+  REQUIRE(expected.size() == 8);
+  REQUIRE(program_result.size() == model::kPeCount);
+  for (const model::FragmentData& fragment : program_result) {
+    REQUIRE(fragment.size() == 128);
+    for (std::size_t i = 0; i < fragment.size(); ++i) CHECK(fragment[i] == std::uint64_t{expected[i / 16].at(i % 16)});
+  }
+}
+
+TEST_CASE("Host control: a program is decoded as it launches, an empty one ends at once, and the program memory's "
+          "access rules",
+          "[control]") {
+  Bench b;
+  std::vector<std::uint8_t> two = image_of(b.text + b.text);  // two row sums
+  std::vector<std::uint8_t> zeros(two.size(), 0);
+  const auto size = [](const std::vector<std::uint8_t>& v) { return static_cast<unsigned>(v.size()); };
+  b.driver.script = [&](Driver& d) {
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    REQUIRE(d.access_bytes(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory, two.data(), size(two)) == tlm::TLM_OK_RESPONSE);
+    d.write(cm::kProgramBytes, size(two));
+    d.write(cm::kControl, cm::kControlStartProgram);
+    // Overwritten as the first bundle runs: the launch runs what START_PROGRAM decoded.
+    REQUIRE(d.access_bytes(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory, zeros.data(), size(zeros)) == tlm::TLM_OK_RESPONSE);
+    d.wait_for_irq();
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+    CHECK(d.read64(cm::kBundlesLo) == 2);
+    d.write(cm::kIrqStatus, cm::kIrqDone);
+
+    d.write(cm::kProgramBytes, 0);
+    d.write(cm::kControl, cm::kControlStartProgram);
+    d.wait_for_irq();
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+    CHECK(d.read64(cm::kBundlesLo) == 0);
+    CHECK(d.read64(cm::kCyclesLo) == 0);
+
+    std::uint8_t bytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    CHECK(d.access_bytes(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory, bytes, 0) == tlm::TLM_BURST_ERROR_RESPONSE);
+    CHECK(d.access_bytes(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory - 4, bytes, 8) == tlm::TLM_BURST_ERROR_RESPONSE);
+    CHECK(d.access_bytes(tlm::TLM_IGNORE_COMMAND, cm::kProgramMemory, bytes, 8) == tlm::TLM_OK_RESPONSE);
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(engines::address_map::kControlBase + cm::kProgramMemory);
+    gp.set_data_ptr(bytes);
+    gp.set_data_length(8);
+    gp.set_streaming_width(4);
+    gp.set_byte_enable_ptr(nullptr);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    d.socket->b_transport(gp, delay);
+    CHECK(gp.get_response_status() == tlm::TLM_BURST_ERROR_RESPONSE);
+    std::uint8_t seen[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+    REQUIRE(d.access_bytes(tlm::TLM_READ_COMMAND, cm::kProgramMemory, seen, 8) == tlm::TLM_OK_RESPONSE);
+    CHECK(std::vector<std::uint8_t>(seen, seen + 8) == std::vector<std::uint8_t>(8, 0));  // nothing was written
+
+    // Debug transport writes and reads it, within it only.
+    gp.set_address(engines::address_map::kControlBase + cm::kProgramMemory + 0x200);
+    gp.set_streaming_width(8);
+    CHECK(d.socket->transport_dbg(gp) == 8);
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_data_ptr(seen);
+    CHECK(d.socket->transport_dbg(gp) == 8);
+    CHECK(std::vector<std::uint8_t>(seen, seen + 8) == std::vector<std::uint8_t>(bytes, bytes + 8));
+    gp.set_address(engines::address_map::kControlBase + cm::kProgramMemory - 4);
+    CHECK(d.socket->transport_dbg(gp) == 0);  // from the registers into the memory
+  };
+  b.run();
+  CHECK(b.top.control.launches() == 2);
 }
