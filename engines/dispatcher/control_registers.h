@@ -63,7 +63,7 @@ class ControlRegisters : public sc_core::sc_module {
   void start_program();
   /// Runs `instructions` on the dispatcher as the latest launch (`name` for messages).
   void launch(std::vector<model::Instruction> instructions, std::string name);
-  void write_gpr_half(bool high, std::uint32_t value);
+  void write_gpr_half(bool high_half, std::uint32_t value);
   /// Keeps the first refusal since ERROR was cleared, and says why.
   void refuse(control_map::ErrorCause cause, const std::string& why);
   bool busy() const;
