@@ -2,11 +2,11 @@
 #include "engines/dispatcher/control_registers.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 
 #include "engines/common/address_map.h"
 #include "model/bundle/encoding.h"
+#include "model/common/text.h"
 #include "model/numeric/flags.h"
 
 namespace ptosim::engines {
@@ -45,12 +45,6 @@ bool fits_program_memory(std::uint64_t offset, std::uint64_t length) {
 
 std::uint32_t low(std::uint64_t v) { return static_cast<std::uint32_t>(v); }
 std::uint32_t high(std::uint64_t v) { return static_cast<std::uint32_t>(v >> 32); }
-
-std::string hex(std::uint64_t v) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
-  return text;
-}
 
 }  // namespace
 
@@ -112,7 +106,7 @@ void ControlRegisters::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
   if (status != tlm::TLM_OK_RESPONSE) {
     const char* access = gp.is_write() ? "write of " : gp.is_read() ? "read of " : "ignored access of ";
     SC_REPORT_WARNING(name(), (access + std::to_string(gp.get_data_length()) +
-                               " bytes at offset " + hex(gp.get_address()) + " refused: " + why)
+                               " bytes at offset " + model::hex_literal(gp.get_address()) + " refused: " + why)
                                   .c_str());
     gp.set_response_status(status);
     return;

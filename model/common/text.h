@@ -18,6 +18,13 @@ constexpr char ascii_upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<c
 constexpr bool ascii_digit(char c) { return c >= '0' && c <= '9'; }
 constexpr bool ascii_alnum(char c) { return ascii_digit(c) || (ascii_upper(c) >= 'A' && ascii_upper(c) <= 'Z'); }
 
+/// `v` as a 0x-prefixed lower-case hexadecimal literal ("0x1f"), as fault texts and messages show
+/// encodings and offsets.
+inline std::string hex_literal(std::uint64_t v) {
+  char text[2 + 16] = {'0', 'x'};
+  return std::string(text, std::to_chars(text + 2, text + sizeof text, v, 16).ptr);
+}
+
 /// ASCII case-insensitive equality.
 inline bool iequal(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

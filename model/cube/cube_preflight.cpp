@@ -2,12 +2,12 @@
 #include "model/cube/cube_preflight.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "model/common/text.h"
 #include "model/cube/cube_postprocess.h"
 #include "model/numeric/scalar_ops.h"
 #include "model/plan/preflight_support.h"
@@ -20,12 +20,6 @@ namespace {
 Fault legality(std::string rule) { return fault(FaultCode::TileLegality, std::move(rule)); }
 
 constexpr bool is_pow2(std::uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 std::string shape(std::uint32_t rows, std::uint32_t cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
@@ -304,14 +298,14 @@ class CubePreflight {
       if (cube::mode_uses_scalar_param(f.prequant_mode)) {
         const std::uint64_t w = values[pe][slot++];
         if (!cube::quant_param_word_legal(f.prequant_mode, w))
-          return legality("B.IOR QuantParam " + hex(w) + " on PE" + std::to_string(pe) + " is not a legal " +
+          return legality("B.IOR QuantParam " + hex_literal(w) + " on PE" + std::to_string(pe) + " is not a legal " +
                           cube::prequant_mode_name(f.prequant_mode) + " parameter word");
         m_args.quant_param[pe] = w;
       }
       if (f.relu_mode == 2) {
         const std::uint64_t w = values[pe][slot];
         if (!cube::relu_param_word_legal(w))
-          return legality("B.IOR LReLU/PReLU alpha " + hex(w) + " on PE" + std::to_string(pe) +
+          return legality("B.IOR LReLU/PReLU alpha " + hex_literal(w) + " on PE" + std::to_string(pe) +
                           " is not an FP19 +0 or positive normal in bits 18:0");
         m_args.relu_param[pe] = w;
       }
@@ -511,7 +505,7 @@ class CubePreflight {
         const std::uint64_t w = load_element(s.desc, bytes, 0, c);
         if (!legal(w))
           return legality(std::string(role) + " " + s.ref.name() + " column " + std::to_string(c) + " on PE" +
-                          std::to_string(pe) + " holds an illegal parameter word " + hex(w));
+                          std::to_string(pe) + " holds an illegal parameter word " + hex_literal(w));
       }
     }
     return std::nullopt;
@@ -616,7 +610,7 @@ class CubePreflight {
             if (!numeric::is_valid_encoding(s.desc.dtype, v))
               return legality(std::string(in.role) + " " + s.ref.name() + " element [" + std::to_string(r) + "," +
                               std::to_string(c) + "]" + (s.ref.is_shared() ? "" : " on PE" + std::to_string(pe)) +
-                              " is an invalid " + data_type_name(s.desc.dtype) + " encoding " + hex(v));
+                              " is an invalid " + data_type_name(s.desc.dtype) + " encoding " + hex_literal(v));
           }
       }
     }
