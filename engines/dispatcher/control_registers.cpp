@@ -165,7 +165,9 @@ void ControlRegisters::move_program_bytes(tlm::tlm_generic_payload& gp) {
   std::memset(gp.get_data_ptr() + held, 0, length - held);
 }
 
-bool ControlRegisters::busy() const { return m_running || !m_dispatcher.finished(); }
+// A launch of ours runs exactly while the dispatcher has not finished it: it ends in the
+// dispatcher's program-end listener as finished() becomes true.
+bool ControlRegisters::busy() const { return !m_dispatcher.finished(); }
 
 std::optional<std::uint32_t> ControlRegisters::read(std::uint64_t offset) const {
   // A launch still running reads its figures so far.

@@ -66,6 +66,7 @@ class ControlRegisters : public sc_core::sc_module {
   void write_gpr_half(bool high_half, std::uint32_t value);
   /// Keeps the first refusal since ERROR was cleared, and says why.
   void refuse(control_map::ErrorCause cause, const std::string& why);
+  /// Whether a program runs, launched here or set directly.
   bool busy() const;
   /// The dispatcher's program end listener: a launch of ours may have ended.
   void on_program_end(const model::ProgramFrontEnd& ended);
