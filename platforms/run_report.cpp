@@ -100,6 +100,13 @@ OJson run_report(TileTop& top, const model::PlatformParams& params, std::uint64_
   memories["shared_memory"] = memory_json(top.shared_memory, 0);
   r["memories"] = memories;
   r["interconnect"] = OJson{{"transactions", top.router.transactions()}};
+  const engines::ControlRegisters::Stats& c = top.control.stats();
+  r["control"] = OJson{{"launches", c.launches},
+                       {"register_reads", c.register_reads},
+                       {"register_writes", c.register_writes},
+                       {"refused_writes", c.refused_writes},
+                       {"program_memory_accesses", c.program_memory_accesses},
+                       {"error_responses", c.error_responses}};
   return r;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // RunReport: the statistics of a finished platform run as JSON (the --stats file) — cycles,
 // per-engine busy/idle/stall by reason, utilisation, per-opcode counts and cycles, bytes per
-// memory and port, bank conflicts. Deterministic: the same input gives the same document.
+// memory and port, bank conflicts, host control accesses. Deterministic: the same input gives the
+// same document.
 #pragma once
 
 #include <cstdint>

@@ -150,7 +150,7 @@ model::FragmentData TileTop::read_shared(unsigned index) {
 }
 
 const std::vector<std::string>& TileTop::traceable_modules() {
-  static const std::vector<std::string> modules = {"dispatcher", "sfu", "cube", "local_memory", "shared_memory"};
+  static const std::vector<std::string> modules = {"dispatcher", "sfu", "cube", "local_memory", "shared_memory", "control"};
   return modules;
 }
 
@@ -192,6 +192,7 @@ void TileTop::trace_to(traces::VcdRecorder& rec, const std::vector<std::string>&
   if (traced("local_memory"))
     for (unsigned pe = 0; pe < model::kPeCount; ++pe) local_memory.trace_to(rec, pe, top + ".local_memory_pe" + std::to_string(pe));
   if (traced("shared_memory")) shared_memory.trace_to(rec, 0, top + ".shared_memory");
+  if (traced("control")) control.trace_to(rec, top + ".control");
 }
 
 }  // namespace ptosim::platforms

@@ -59,6 +59,12 @@ ControlRegisters::ControlRegisters(sc_core::sc_module_name name, BundleDispatche
   dont_initialize();
 }
 
+void ControlRegisters::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
+  m_trace_launch.attach(rec, rec.declare(scope, "launch", 1));
+  m_trace_irq.attach(rec, rec.declare(scope, "irq", 1));
+  m_trace_error.attach(rec, rec.declare(scope, "error", traces::VcdRecorder::width_for(static_cast<std::uint64_t>(cm::ErrorCause::BadProgram))));
+}
+
 void ControlRegisters::add_kernel(std::string name, std::vector<model::Instruction> instructions) {
   if (sc_core::sc_start_of_simulation_invoked()) {
     SC_REPORT_ERROR(this->name(), ("add_kernel '" + name + "' after the simulation started: kernels are given before it").c_str());
@@ -108,6 +114,7 @@ void ControlRegisters::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
     SC_REPORT_WARNING(name(), (access + std::to_string(gp.get_data_length()) +
                                " bytes at offset " + model::hex_literal(gp.get_address()) + " refused: " + why)
                                   .c_str());
+    ++m_stats.error_responses;
     gp.set_response_status(status);
     return;
   }
@@ -121,12 +128,15 @@ void ControlRegisters::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
     delay = sc_core::SC_ZERO_TIME;
   }
   if (in_program_memory(gp.get_address())) {
+    ++m_stats.program_memory_accesses;
     move_program_bytes(gp);
   } else if (gp.is_write()) {
+    ++m_stats.register_writes;
     std::uint32_t value = 0;
     std::memcpy(&value, gp.get_data_ptr(), 4);
     write(gp.get_address(), value);
   } else {
+    ++m_stats.register_reads;
     const std::uint32_t value = *read(gp.get_address());
     std::memcpy(gp.get_data_ptr(), &value, 4);
   }
@@ -208,7 +218,7 @@ void ControlRegisters::write(std::uint64_t offset, std::uint32_t value) {
       m_kernel = value;  // checked by START
       break;
     case cm::kControl:
-      if (value & cm::kControlClearError) m_error = cm::ErrorCause::None;
+      if (value & cm::kControlClearError) set_error(cm::ErrorCause::None);
       if (value & cm::kControlStart) start_kernel();
       if (value & cm::kControlStartProgram) start_program();
       break;
@@ -289,8 +299,9 @@ void ControlRegisters::launch(std::vector<model::Instruction> instructions, std:
   m_launched_name = std::move(name);
   m_front_end.emplace(std::move(instructions));
   m_dispatcher.set_program(&*m_front_end);
-  ++m_launches;
+  ++m_stats.launches;
   m_running = true;
+  m_trace_launch.set(1, Clocked::now_ps);
   m_done = false;
   m_launch_cycle = m_clock.now_cycles();
   m_launch_bundles = m_dispatcher.retired().total;
@@ -299,13 +310,20 @@ void ControlRegisters::launch(std::vector<model::Instruction> instructions, std:
 }
 
 void ControlRegisters::refuse(cm::ErrorCause cause, const std::string& why) {
-  if (m_error == cm::ErrorCause::None) m_error = cause;
+  ++m_stats.refused_writes;
+  if (m_error == cm::ErrorCause::None) set_error(cause);
   SC_REPORT_WARNING(name(), (why + ": refused (ERROR " + std::to_string(static_cast<unsigned>(cause)) + ")").c_str());
+}
+
+void ControlRegisters::set_error(cm::ErrorCause cause) {
+  m_error = cause;
+  m_trace_error.set(static_cast<std::uint64_t>(cause), Clocked::now_ps);
 }
 
 void ControlRegisters::on_program_end(const model::ProgramFrontEnd& ended) {
   if (!m_running || &ended != &*m_front_end) return;  // a program set directly
   m_running = false;
+  m_trace_launch.set(0, Clocked::now_ps);
   m_done = true;
   m_cycles = m_dispatcher.finish_cycle() - m_launch_cycle;
   const RetiredBundles& retired = m_dispatcher.retired();
@@ -318,6 +336,10 @@ void ControlRegisters::on_program_end(const model::ProgramFrontEnd& ended) {
   m_irq_changed.notify();
 }
 
-void ControlRegisters::drive_irq() { irq.write((m_irq_status & m_irq_enable) != 0); }
+void ControlRegisters::drive_irq() {
+  const bool level = (m_irq_status & m_irq_enable) != 0;
+  irq.write(level);
+  m_trace_irq.set(level, Clocked::now_ps);
+}
 
 }  // namespace ptosim::engines

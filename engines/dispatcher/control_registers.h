@@ -21,6 +21,7 @@
 #include "engines/dispatcher/bundle_dispatcher.h"
 #include "model/bundle/instruction.h"
 #include "model/exec/program_front_end.h"
+#include "traces/vcd_recorder.h"
 
 namespace ptosim::engines {
 
@@ -38,8 +39,21 @@ class ControlRegisters : public sc_core::sc_module {
   /// adds nothing.
   void add_kernel(std::string name, std::vector<model::Instruction> instructions);
   unsigned kernels() const { return static_cast<unsigned>(m_kernels.size()); }
-  /// Launches accepted so far.
-  std::uint64_t launches() const { return m_launches; }
+
+  /// What hosts have done with the block so far (run_report's "control" section).
+  struct Stats {
+    std::uint64_t launches = 0;                 ///< START and START_PROGRAM writes that launched
+    std::uint64_t register_reads = 0;           ///< register reads answered
+    std::uint64_t register_writes = 0;          ///< register writes the map allows, refused or not
+    std::uint64_t refused_writes = 0;           ///< of those, writes the device's state refused (ERROR)
+    std::uint64_t program_memory_accesses = 0;  ///< reads and writes of the program memory
+    std::uint64_t error_responses = 0;          ///< accesses answered with a TLM error
+  };
+  const Stats& stats() const { return m_stats; }
+
+  /// Declares the block's traced signals under `scope` ("top.control"): `launch` (a launch of
+  /// the block runs), `irq` (the interrupt line) and `error` (the ERROR register).
+  void trace_to(traces::VcdRecorder& rec, const std::string& scope);
 
  private:
   struct Kernel {
@@ -66,6 +80,7 @@ class ControlRegisters : public sc_core::sc_module {
   void write_gpr_half(bool high_half, std::uint32_t value);
   /// Keeps the first refusal since ERROR was cleared, and says why.
   void refuse(control_map::ErrorCause cause, const std::string& why);
+  void set_error(control_map::ErrorCause cause);
   /// Whether a program runs, launched here or set directly.
   bool busy() const;
   /// The dispatcher's program end listener: a launch of ours may have ended.
@@ -78,7 +93,7 @@ class ControlRegisters : public sc_core::sc_module {
   std::optional<model::ProgramFrontEnd> m_front_end;  ///< the latest launch's (the dispatcher reads it)
   std::vector<std::uint8_t> m_program_memory;  ///< up to the furthest byte written
   std::uint32_t m_program_bytes = 0;            ///< PROGRAM_BYTES
-  std::uint64_t m_launches = 0;
+  Stats m_stats;
 
   std::uint32_t m_kernel = 0;
   std::uint32_t m_irq_enable = 0;
@@ -98,6 +113,10 @@ class ControlRegisters : public sc_core::sc_module {
   std::uint64_t m_bundles = 0;
   std::uint32_t m_fault = 0;  ///< FaultCode + 1, or 0
   std::uint32_t m_fault_bundle = 0;
+
+  traces::TracedValue m_trace_launch;
+  traces::TracedValue m_trace_irq;
+  traces::TracedValue m_trace_error;
 };
 
 }  // namespace ptosim::engines

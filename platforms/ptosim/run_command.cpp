@@ -79,7 +79,7 @@ void usage(std::ostream& os) {
         "  --fst FILE             write an FST trace (via vcd2fst) and FILE.gtkw\n"
         "  --trace-window B:E     only trace cycles B..E (either may be empty)\n"
         "  --trace-modules LIST   only trace these modules, comma-separated: dispatcher, sfu, cube,\n"
-        "                         local_memory, shared_memory (default: all)\n"
+        "                         local_memory, shared_memory, control (default: all)\n"
         "  --trace-thread         write the trace on a thread of its own (see docs/user-guide.md)\n"
         "  --stats FILE           write run statistics as JSON\n"
         "  --hex                  dump element encodings in hex beside their values\n"

@@ -181,7 +181,7 @@ TEST_CASE("ptosim run --trace-modules traces the named modules only, with the sa
     CHECK(text.find(std::string("$scope module ") + scope + " $end") != std::string::npos);
     CHECK(layout.find(std::string("top.") + scope + ".") != std::string::npos);
   }
-  for (const char* scope : {"dispatcher", "sfu", "shared_memory"}) {
+  for (const char* scope : {"dispatcher", "sfu", "shared_memory", "control"}) {
     CHECK(text.find(std::string("$scope module ") + scope + " $end") == std::string::npos);
     CHECK(layout.find(std::string("top.") + scope + ".") == std::string::npos);
   }
@@ -400,7 +400,7 @@ TEST_CASE("ptosim: bad input gives a precise message and a non-zero exit, never 
     const Outcome unknown = run("run " + prog + " --vcd " + vcd + " --trace-modules cube,,sfu");
     CHECK(unknown.status == 2);
     CHECK(unknown.err.find("--trace-modules: unknown module '' in 'cube,,sfu' (expected dispatcher, sfu, cube, "
-                           "local_memory, shared_memory)") != std::string::npos);
+                           "local_memory, shared_memory, control)") != std::string::npos);
     // The trace opens, but every write fails: the run still reports and writes its statistics.
     const std::string stats = scratch("trace_full.json");
     std::remove(stats.c_str());

@@ -23,8 +23,11 @@
 #include "model/bundle/encoding.h"
 #include "platforms/config/config_loader.h"
 #include "platforms/ptosim/program_file.h"
+#include "platforms/run_report.h"
 #include "platforms/tile_top.h"
 #include "tests/platforms/run_helpers.h"
+#include "tests/platforms/waves.h"
+#include "traces/vcd_recorder.h"
 
 using namespace ptosim;
 namespace cm = engines::control_map;
@@ -218,7 +221,7 @@ TEST_CASE("Host control: a driver launches kernels over TLM, takes the interrupt
 
   CHECK(irq_low_after_ack);
   CHECK(b.driver.irq_rises == 2);
-  CHECK(b.top.control.launches() == 2);
+  CHECK(b.top.control.stats().launches == 2);
   CHECK(second_launch > first_end + 100'000 / b.config.params.clock.period_ps);
   CHECK(b.top.dispatcher.retired().total == 2);
   CHECK(b.top.dispatcher.state().gpr(1, 6) == 0x1234'5678'9ABC'DEF0);
@@ -327,7 +330,7 @@ TEST_CASE("Host control: a write the device's state refuses changes nothing and 
 
   b.run();
 
-  CHECK(b.top.control.launches() == 1);
+  CHECK(b.top.control.stats().launches == 1);
   CHECK(b.top.dispatcher.retired().total == 1);
   CHECK(b.driver.irq_rises == 1);
   CHECK(b.top.dispatcher.state().gpr(0, 1) == 0);
@@ -363,7 +366,7 @@ TEST_CASE("Host control: a kernel that faults reports its fault class and bundle
 
   b.run();
 
-  CHECK(b.top.control.launches() == 2);
+  CHECK(b.top.control.stats().launches == 2);
   REQUIRE(b.top.dispatcher.retired().total == 3);
   CHECK_FALSE(b.top.dispatcher.retired().fault);  // the latest program's
 }
@@ -389,7 +392,7 @@ TEST_CASE("Host control: a kernel given after the simulation started is an error
   };
   b.run();
   CHECK(status_while_direct == cm::kStatusBusy);
-  CHECK(b.top.control.launches() == 0);
+  CHECK(b.top.control.stats().launches == 0);
   REQUIRE_THROWS_WITH(b.top.control.add_kernel("late", assembly.instructions),
                       Catch::Contains("add_kernel 'late' after the simulation started"));
   CHECK(b.top.control.kernels() == 1);
@@ -411,7 +414,7 @@ TEST_CASE("Host control: a START in the first delta at time 0 launches", "[contr
   CHECK(start_delta == 0);
   CHECK(error == 0);
   CHECK(status == cm::kStatusDone);
-  CHECK(b.top.control.launches() == 1);
+  CHECK(b.top.control.stats().launches == 1);
   CHECK(b.top.dispatcher.retired().total == 1);
 }
 
@@ -444,7 +447,7 @@ TEST_CASE("Host control: an empty kernel ends at once, CLEAR_ERROR with START cl
     CHECK(d.access(tlm::TLM_IGNORE_COMMAND, cm::kStatus, value, 2) == tlm::TLM_BURST_ERROR_RESPONSE);
   };
   b.run();
-  CHECK(b.top.control.launches() == 1);
+  CHECK(b.top.control.stats().launches == 1);
   CHECK(b.top.dispatcher.retired().total == 0);
   CHECK(b.driver.irq_rises == 1);
 }
@@ -650,7 +653,7 @@ TEST_CASE("Host control: a driver writes programs into the program memory and la
 
   b.run();
 
-  CHECK(b.top.control.launches() == 3);
+  CHECK(b.top.control.stats().launches == 3);
   CHECK(b.top.dispatcher.retired().total == 4);  // the row sum, the column sum, the row sum and the faulting word
   REQUIRE(b.top.dispatcher.retired().fault);
   char where[64];
@@ -759,5 +762,62 @@ TEST_CASE("Host control: a program is decoded as it launches, an empty one ends 
     CHECK(d.socket->transport_dbg(gp) == 0);  // from the registers into the memory
   };
   b.run();
-  CHECK(b.top.control.launches() == 2);
+  CHECK(b.top.control.stats().launches == 2);
+}
+
+TEST_CASE("Host control: the trace shows each launch, the interrupt line and ERROR as they change, and the "
+          "statistics count the block's accesses",
+          "[control]") {
+  Bench b;
+  traces::VcdRecorder rec;
+  b.top.trace_to(rec, {"control"});
+  const std::string path = test::scratch("control_trace.vcd");
+  REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
+  std::uint64_t launched = 0, ended = 0, acknowledged = 0, refused = 0, cleared = 0;
+  WarningLog warnings;
+  b.driver.script = [&](Driver& d) {
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    d.write(cm::kKernel, 0);
+    d.write(cm::kControl, cm::kControlStart);
+    launched = engines::Clocked::now_ps();
+    d.wait_for_irq();
+    ended = engines::Clocked::now_ps();
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+    sc_core::wait(sc_core::sc_time(20, sc_core::SC_NS));
+    d.write(cm::kIrqStatus, cm::kIrqDone);
+    acknowledged = engines::Clocked::now_ps();
+    d.write(cm::kKernel, 5);
+    d.write(cm::kControl, cm::kControlStart);  // no kernel 5: refused
+    refused = engines::Clocked::now_ps();
+    CHECK(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::NoSuchKernel));
+    sc_core::wait(sc_core::sc_time(20, sc_core::SC_NS));
+    d.write(cm::kControl, cm::kControlClearError);
+    cleared = engines::Clocked::now_ps();
+    std::uint32_t value = 0;
+    CHECK(d.access(tlm::TLM_READ_COMMAND, 0x54, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // no register
+    std::uint8_t bytes[4] = {1, 2, 3, 4};
+    CHECK(d.access_bytes(tlm::TLM_WRITE_COMMAND, cm::kProgramMemory, bytes, 4) == tlm::TLM_OK_RESPONSE);
+  };
+  b.run();
+  REQUIRE(rec.close(engines::Clocked::now_ps()));
+
+  // The launch ends with its last retirement, and the interrupt rises then.
+  CHECK(ended == b.top.dispatcher.finish_cycle() * b.config.params.clock.period_ps);
+  CHECK(launched < ended);
+  using Changes = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
+  const test::Waves waves(path);
+  CHECK(waves.changes.size() == 3);  // the block's signals only
+  CHECK(waves.changes.at("accelerator.control.launch") == Changes{{0, 0}, {launched, 1}, {ended, 0}});
+  CHECK(waves.changes.at("accelerator.control.irq") == Changes{{0, 0}, {ended, 1}, {acknowledged, 0}});
+  CHECK(waves.changes.at("accelerator.control.error") ==
+        Changes{{0, 0}, {refused, static_cast<std::uint64_t>(cm::ErrorCause::NoSuchKernel)}, {cleared, 0}});
+
+  const auto report = platforms::run_report(b.top, b.config.params, b.top.dispatcher.finish_cycle());
+  const auto& control = report.at("control");
+  CHECK(control.at("launches") == 1);
+  CHECK(control.at("register_reads") == 2);
+  CHECK(control.at("register_writes") == 7);
+  CHECK(control.at("refused_writes") == 1);
+  CHECK(control.at("program_memory_accesses") == 1);
+  CHECK(control.at("error_responses") == 1);
 }

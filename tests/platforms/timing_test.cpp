@@ -541,7 +541,7 @@ gtkwave::/File/Quit
   const std::string out = slurp(log);
   INFO(out);
   CHECK(status == 0);
-  CHECK(out.find("DISPLAYED 16") != std::string::npos);
+  CHECK(out.find("DISPLAYED 19") != std::string::npos);  // 5 dispatcher, 3 per engine, 5 memory, 3 control signals
   for (const char* line : {"AT 0 top.sfu.opcode[7:0] none", "AT 0 top.cube.opcode[7:0] none",
                            "AT 5000 top.dispatcher.state[3:0] Decode", "AT 5000 top.sfu.opcode[7:0] TROWMAX",
                            "AT 5000 top.cube.opcode[7:0] none"})
