@@ -7,7 +7,10 @@
 #include "engines/common/address_map.h"
 #include "model/bundle/encoding.h"
 #include "model/common/text.h"
+#include "model/numeric/data_type.h"
 #include "model/numeric/flags.h"
+#include "model/state/tile_descriptor.h"
+#include "model/state/tile_state.h"
 
 namespace ptosim::engines {
 
@@ -28,6 +31,7 @@ bool read_only(std::uint64_t offset) {
     case cm::kFault:
     case cm::kFaultBundle:
     case cm::kError:
+    case cm::kTileAddress:
       return true;
     default:
       return false;
@@ -41,6 +45,23 @@ bool in_program_memory(std::uint64_t offset) { return offset >= cm::kProgramMemo
 /// Whether `length` bytes at `offset` (in the program memory) stay within it; no sum can wrap.
 bool fits_program_memory(std::uint64_t offset, std::uint64_t length) {
   return length <= cm::kProgramMemorySize && offset - cm::kProgramMemory <= cm::kProgramMemorySize - length;
+}
+
+static_assert(address_map::shared_range().base + address_map::shared_range().size <= 0xFFFF'FFFFu,
+              "TILE_ADDRESS is 32 bits: every fragment lies below 4 GiB, below kNoTileAddress");
+
+/// TILE_MASK (bit p: PE p) as a model::PeMask (PE0 its most significant bit), and back.
+model::PeMask pe_mask_of(std::uint32_t bits) {
+  std::uint8_t mask = 0;
+  for (int pe = 0; pe < model::kPeCount; ++pe)
+    if (bits >> pe & 1) mask |= static_cast<std::uint8_t>(1u << (model::kPeCount - 1 - pe));
+  return model::PeMask(mask);
+}
+std::uint32_t bits_of(model::PeMask mask) {
+  std::uint32_t bits = 0;
+  for (int pe = 0; pe < model::kPeCount; ++pe)
+    if (mask.has(pe)) bits |= 1u << pe;
+  return bits;
 }
 
 std::uint32_t low(std::uint64_t v) { return static_cast<std::uint32_t>(v); }
@@ -62,7 +83,7 @@ ControlRegisters::ControlRegisters(sc_core::sc_module_name name, BundleDispatche
 void ControlRegisters::trace_to(traces::VcdRecorder& rec, const std::string& scope) {
   m_trace_launch.attach(rec, rec.declare(scope, "launch", 1));
   m_trace_irq.attach(rec, rec.declare(scope, "irq", 1));
-  m_trace_error.attach(rec, rec.declare(scope, "error", traces::VcdRecorder::width_for(static_cast<std::uint64_t>(cm::ErrorCause::BadProgram))));
+  m_trace_error.attach(rec, rec.declare(scope, "error", traces::VcdRecorder::width_for(static_cast<std::uint64_t>(cm::ErrorCause::BadTile))));
 }
 
 void ControlRegisters::add_kernel(std::string name, std::vector<model::Instruction> instructions) {
@@ -208,6 +229,20 @@ std::optional<std::uint32_t> ControlRegisters::read(std::uint64_t offset) const 
     case cm::kGprValueLo: return low(state.gpr(static_cast<int>(m_gpr_pe), m_gpr_select));
     case cm::kGprValueHi: return high(state.gpr(static_cast<int>(m_gpr_pe), m_gpr_select));
     case cm::kProgramBytes: return m_program_bytes;
+    case cm::kTileSpace: return m_tile.space;
+    case cm::kTileIndex: return m_tile.index;
+    case cm::kTileDtype: return m_tile.dtype;
+    case cm::kTileLayout: return m_tile.layout;
+    case cm::kTileLocation: return m_tile.location;
+    case cm::kTileRows: return m_tile.rows;
+    case cm::kTileCols: return m_tile.cols;
+    case cm::kTileValidRows: return m_tile.valid_rows;
+    case cm::kTileValidCols: return m_tile.valid_cols;
+    case cm::kTileCapacity: return m_tile.capacity;
+    case cm::kTileMask: return m_tile.mask;
+    case cm::kTileCommand: return 0;
+    case cm::kTilePe: return m_tile.pe;
+    case cm::kTileAddress: return tile_address();
     default: return std::nullopt;
   }
 }
@@ -256,6 +291,26 @@ void ControlRegisters::write(std::uint64_t offset, std::uint32_t value) {
     case cm::kGprValueHi:
       write_gpr_half(offset == cm::kGprValueHi, value);
       break;
+    case cm::kTileSpace: m_tile.space = value; break;  // the window's fields are checked by TILE_COMMAND
+    case cm::kTileIndex: m_tile.index = value; break;
+    case cm::kTileDtype: m_tile.dtype = value; break;
+    case cm::kTileLayout: m_tile.layout = value; break;
+    case cm::kTileLocation: m_tile.location = value; break;
+    case cm::kTileRows: m_tile.rows = value; break;
+    case cm::kTileCols: m_tile.cols = value; break;
+    case cm::kTileValidRows: m_tile.valid_rows = value; break;
+    case cm::kTileValidCols: m_tile.valid_cols = value; break;
+    case cm::kTileCapacity: m_tile.capacity = value; break;
+    case cm::kTileMask: m_tile.mask = value; break;
+    case cm::kTileCommand:
+      tile_command(value);
+      break;
+    case cm::kTilePe:
+      if (value >= static_cast<std::uint32_t>(model::kPeCount))
+        return refuse(cm::ErrorCause::NoSuchGpr, "TILE_PE " + std::to_string(value) + ": the PEs are 0.." +
+                                                     std::to_string(model::kPeCount - 1));
+      m_tile.pe = value;
+      break;
     default:
       break;  // read-only registers never get here (check_access)
   }
@@ -268,6 +323,98 @@ void ControlRegisters::write_gpr_half(bool high_half, std::uint32_t value) {
   const std::uint64_t old = state.gpr(pe, m_gpr_select);
   state.set_gpr(pe, m_gpr_select,
                 high_half ? (old & 0xFFFF'FFFFu) | (std::uint64_t{value} << 32) : (old & ~std::uint64_t{0xFFFF'FFFFu}) | value);
+}
+
+std::optional<std::string> ControlRegisters::window_register(model::TileRef& ref) const {
+  if (m_tile.space != cm::kTileSpaceLocal && m_tile.space != cm::kTileSpaceShared)
+    return "TILE_SPACE " + std::to_string(m_tile.space) + " is neither 0 (Local) nor 1 (Shared)";
+  const auto space = m_tile.space == cm::kTileSpaceShared ? model::TileRef::Space::Shared : model::TileRef::Space::Local;
+  if (auto problem = model::TileState::index_problem(space, m_tile.index)) return "TILE_INDEX: " + *problem;
+  ref = model::TileRef{space, static_cast<std::uint16_t>(m_tile.index)};
+  return std::nullopt;
+}
+
+std::optional<std::string> ControlRegisters::window_descriptor(model::TileDescriptor& desc) const {
+  const auto dtype = model::data_type_from_code(m_tile.dtype);
+  if (!dtype) return "TILE_DTYPE " + std::to_string(m_tile.dtype) + " is no DataType code";
+  if (m_tile.layout > static_cast<std::uint32_t>(model::Layout::CubeN8))
+    return "TILE_LAYOUT " + std::to_string(m_tile.layout) + ": the layouts are 0..6 (RowMajor .. CUBE_N8)";
+  if (m_tile.location > static_cast<std::uint32_t>(model::Location::Any))
+    return "TILE_LOCATION " + std::to_string(m_tile.location) + ": the locations are 0..3 (Vector .. Any)";
+  if (m_tile.mask == 0 || m_tile.mask >> model::kPeCount != 0)
+    return "TILE_MASK " + model::hex_literal(m_tile.mask) + ": one or more PEs, bits 0.." + std::to_string(model::kPeCount - 1);
+  for (const auto& [field, value] : {std::pair{"TILE_ROWS", m_tile.rows}, std::pair{"TILE_COLS", m_tile.cols},
+                                     std::pair{"TILE_VALID_ROWS", m_tile.valid_rows}, std::pair{"TILE_VALID_COLS", m_tile.valid_cols}})
+    if (value > model::kMaxDimension) return std::string(field) + " " + std::to_string(value) + ": dimensions are 16-bit";
+  desc = model::TileDescriptor{};
+  desc.dtype = *dtype;
+  desc.layout = static_cast<model::Layout>(m_tile.layout);
+  desc.location = static_cast<model::Location>(m_tile.location);
+  desc.rows = m_tile.rows;
+  desc.cols = m_tile.cols;
+  desc.valid_rows = m_tile.valid_rows;
+  desc.valid_cols = m_tile.valid_cols;
+  desc.capacity_bytes = m_tile.capacity;
+  desc.pe_mask = pe_mask_of(m_tile.mask);
+  return std::nullopt;
+}
+
+void ControlRegisters::tile_command(std::uint32_t command) {
+  if (command == cm::kTileInstall) return install_tile();
+  if (command == cm::kTileDescribe) return describe_tile();
+  refuse(cm::ErrorCause::BadTile, "TILE_COMMAND " + std::to_string(command) + ": 1 installs a tile, 2 describes one");
+}
+
+void ControlRegisters::install_tile() {
+  if (refused_while_busy("a tile install")) return;
+  model::TileRef ref;
+  model::TileDescriptor desc;
+  if (auto problem = window_register(ref); problem || (problem = window_descriptor(desc)))
+    return refuse(cm::ErrorCause::BadTile, "tile install: " + *problem);
+  model::TileState& state = m_dispatcher.state();
+  std::optional<std::string> problem = model::TileState::install_problem(ref.space, ref.index, desc);
+  if (!problem && ref.is_shared() && model::is_cube_layout(desc.layout)) problem = "Shared tiles never use CUBE layouts";
+  if (!problem)
+    if (const auto illegal = model::descriptor_problem(desc)) problem = std::string(illegal->rule);
+  if (!problem) problem = state.install_capacity_problem(ref.space, ref.index, desc);
+  if (problem) return refuse(cm::ErrorCause::BadTile, "tile install at " + ref.name() + ": " + *problem);
+  // The host writes the payload over TLM: every element of the physical tile counts as defined, as
+  // for a program file's raw .bin fragment.
+  if (ref.is_shared()) {
+    state.install_shared(ref.index, desc, desc.pe_mask, desc.pe_mask, true);
+    state.shared(ref.index).defined.assign(desc.element_count(), true);
+  } else {
+    state.install_local(ref.index, desc);
+    for (int pe = 0; pe < model::kPeCount; ++pe)
+      if (desc.pe_mask.has(pe)) state.local(ref.index).defined[pe].assign(desc.element_count(), true);
+  }
+}
+
+void ControlRegisters::describe_tile() {
+  if (refused_while_busy("a tile description")) return;
+  model::TileRef ref;
+  if (const auto problem = window_register(ref)) return refuse(cm::ErrorCause::BadTile, "tile description: " + *problem);
+  const model::TileState& state = m_dispatcher.state();
+  const bool shared = ref.is_shared();
+  if (shared ? !state.shared(ref.index).allocated : !state.local(ref.index).allocated)
+    return refuse(cm::ErrorCause::BadTile, "tile description: " + ref.name() + " holds no tile");
+  const model::TileDescriptor& d = shared ? state.shared(ref.index).desc : state.local(ref.index).desc;
+  m_tile.dtype = static_cast<std::uint32_t>(d.dtype);
+  m_tile.layout = static_cast<std::uint32_t>(d.layout);
+  m_tile.location = static_cast<std::uint32_t>(d.location);
+  m_tile.rows = d.rows;
+  m_tile.cols = d.cols;
+  m_tile.valid_rows = d.valid_rows;
+  m_tile.valid_cols = d.valid_cols;
+  m_tile.capacity = d.capacity_bytes;
+  m_tile.mask = bits_of(shared ? state.shared(ref.index).allocation_mask : d.pe_mask);
+}
+
+std::uint32_t ControlRegisters::tile_address() const {
+  model::TileRef ref;
+  if (window_register(ref)) return cm::kNoTileAddress;
+  const model::TileState& state = m_dispatcher.state();
+  return static_cast<std::uint32_t>(address_map::fragment_address(ref.space, state.physical_slot(ref), static_cast<int>(m_tile.pe)));
 }
 
 bool ControlRegisters::refused_while_busy(const char* what) {

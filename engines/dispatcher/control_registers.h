@@ -78,6 +78,16 @@ class ControlRegisters : public sc_core::sc_module {
   /// Runs `instructions` on the dispatcher as the latest launch (`name` for messages).
   void launch(std::vector<model::Instruction> instructions, std::string name);
   void write_gpr_half(bool high_half, std::uint32_t value);
+  /// TILE_COMMAND: installs the window's tile, or describes the register's.
+  void tile_command(std::uint32_t command);
+  void install_tile();
+  void describe_tile();
+  /// The descriptor the window's fields give, or why they give none (codes out of range).
+  std::optional<std::string> window_descriptor(model::TileDescriptor& desc) const;
+  /// The register the window names, or why it names none.
+  std::optional<std::string> window_register(model::TileRef& ref) const;
+  /// TILE_ADDRESS: where fragment TILE_PE of the window's register lies now.
+  std::uint32_t tile_address() const;
   /// Keeps the first refusal since ERROR was cleared, and says why.
   void refuse(control_map::ErrorCause cause, const std::string& why);
   void set_error(control_map::ErrorCause cause);
@@ -100,6 +110,12 @@ class ControlRegisters : public sc_core::sc_module {
   std::uint32_t m_irq_status = 0;
   std::uint32_t m_gpr_pe = 0;
   std::uint32_t m_gpr_select = 1;
+  /// The tile window's fields, as written (TILE_SPACE .. TILE_MASK, TILE_PE).
+  struct TileWindow {
+    std::uint32_t space = 0, index = 0, dtype = 0, layout = 0, location = 0, rows = 0, cols = 0, valid_rows = 0,
+                  valid_cols = 0, capacity = 0, mask = 0, pe = 0;
+  };
+  TileWindow m_tile;
   control_map::ErrorCause m_error = control_map::ErrorCause::None;
   sc_core::sc_event m_irq_changed;
 

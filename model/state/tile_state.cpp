@@ -191,6 +191,28 @@ std::optional<std::string> TileState::install_problem(TileRef::Space space, unsi
   return std::nullopt;
 }
 
+std::optional<std::string> TileState::install_capacity_problem(TileRef::Space space, unsigned index,
+                                                               const TileDescriptor& desc) const {
+  const std::array<std::uint64_t, kPeCount> in_use = capacity_per_pe();
+  PeMask replaced;
+  std::uint64_t replaced_bytes = 0;
+  if (space == TileRef::Space::Local && local(index).allocated) {
+    replaced = local(index).desc.pe_mask;
+    replaced_bytes = local(index).desc.capacity_bytes;
+  } else if (space == TileRef::Space::Shared && shared(index).allocated) {
+    replaced = shared(index).allocation_mask;
+    replaced_bytes = shared(index).desc.capacity_bytes;
+  }
+  for (int pe = 0; pe < kPeCount; ++pe) {
+    if (!desc.pe_mask.has(pe)) continue;
+    const std::uint64_t total = in_use[pe] - (replaced.has(pe) ? replaced_bytes : 0) + desc.capacity_bytes;
+    if (total > m_tile_capacity)
+      return "the tiles would hold " + std::to_string(total) + " bytes on PE" + std::to_string(pe) +
+             ", beyond its tile capacity (" + std::to_string(m_tile_capacity) + ")";
+  }
+  return std::nullopt;
+}
+
 void TileState::install_local(unsigned index, const TileDescriptor& desc) {
   if (auto problem = install_problem(TileRef::Space::Local, index, desc)) throw std::invalid_argument(*problem);
   place_local(index, desc, !descriptor_problem(desc));

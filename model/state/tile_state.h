@@ -156,6 +156,10 @@ class TileState {
   /// Why a tile cannot be installed at register `index` of `space`: no such register, a capacity
   /// beyond the largest tile, or more elements than the capacity holds. Nothing if it can.
   static std::optional<std::string> install_problem(TileRef::Space space, unsigned index, const TileDescriptor& desc);
+  /// Why installing `desc` at register `index` of `space` would charge some PE of its mask beyond
+  /// the tile capacity (the register's current tile counted as replaced), or nothing. A Shared
+  /// tile is charged on `desc.pe_mask` (its allocation).
+  std::optional<std::string> install_capacity_problem(TileRef::Space space, unsigned index, const TileDescriptor& desc) const;
   /// Why `index` names no register of `space`, or nothing.
   static std::optional<std::string> index_problem(TileRef::Space space, unsigned index);
   /// Why Local register `index` has no fragment `pe` to read (no such register or PE), or nothing.

@@ -21,6 +21,7 @@
 #include "engines/common/control_map.h"
 #include "model/bundle/assembler.h"
 #include "model/bundle/encoding.h"
+#include "model/exec/functional_machine.h"
 #include "platforms/config/config_loader.h"
 #include "platforms/ptosim/program_file.h"
 #include "platforms/run_report.h"
@@ -76,6 +77,37 @@ struct Driver : sc_core::sc_module {
     if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);
     return gp.get_response_status();
   }
+  /// Moves `bytes` to or from the tile memories at `address` (the router's), as a host's DMA would.
+  void move_memory(tlm::tlm_command command, std::uint64_t address, std::vector<std::uint8_t>& bytes) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(command);
+    gp.set_address(address);
+    gp.set_data_ptr(bytes.data());
+    gp.set_data_length(static_cast<unsigned>(bytes.size()));
+    gp.set_streaming_width(static_cast<unsigned>(bytes.size()));
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(gp, delay);
+    sc_core::wait(delay);
+    REQUIRE(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
+  }
+  /// Fills the tile window's fields with `desc` for register `ref`.
+  void describe_window(model::TileRef ref, const model::TileDescriptor& desc) {
+    write(cm::kTileSpace, ref.is_shared() ? cm::kTileSpaceShared : cm::kTileSpaceLocal);
+    write(cm::kTileIndex, ref.index);
+    write(cm::kTileDtype, static_cast<std::uint32_t>(desc.dtype));
+    write(cm::kTileLayout, static_cast<std::uint32_t>(desc.layout));
+    write(cm::kTileLocation, static_cast<std::uint32_t>(desc.location));
+    write(cm::kTileRows, desc.rows);
+    write(cm::kTileCols, desc.cols);
+    write(cm::kTileValidRows, desc.valid_rows);
+    write(cm::kTileValidCols, desc.valid_cols);
+    write(cm::kTileCapacity, desc.capacity_bytes);
+    std::uint32_t mask = 0;
+    for (int pe = 0; pe < model::kPeCount; ++pe)
+      if (desc.pe_mask.has(pe)) mask |= 1u << pe;
+    write(cm::kTileMask, mask);
+  }
   std::uint32_t read(std::uint64_t offset) {
     std::uint32_t value = 0xDEADBEEF;
     REQUIRE(access(tlm::TLM_READ_COMMAND, offset, value) == tlm::TLM_OK_RESPONSE);
@@ -114,16 +146,19 @@ struct Bench {
   platforms::TileTop top;
   std::string text;  ///< the example's program text
 
+  platforms::ProgramFile program;  ///< the example
+
+  /// Without `inputs`, the example's input tiles are not loaded (a host installs them).
   explicit Bench(const std::vector<std::string>& sets = {}, bool timing_only = false,
-                 const std::string& example = "rowsum")
+                 const std::string& example = "rowsum", bool inputs = true)
       : config(platforms::load_config("", sets)),
         top("accelerator", config.params, model::AllocationSpec{model::AllocationPolicy::Queue, 16}, timing_only) {
     REQUIRE(config.errors.empty());
     const std::string path = std::string(PTOSIM_SOURCE_DIR) + "/examples/" + example + ".pto";
-    platforms::ProgramFile program;
     std::string error;
     REQUIRE(platforms::parse_program_file(path, program, error));
-    for (const platforms::ProgramTile& t : program.tiles) top.load_local(t.ref.index, t.desc, t.data);
+    if (inputs)
+      for (const platforms::ProgramTile& t : program.tiles) top.load_local(t.ref.index, t.desc, t.data);
     text = program.assembly;
     add_kernel(example, text);
     driver.socket.bind(top.router.target_socket);
@@ -278,8 +313,8 @@ TEST_CASE("Host control: a write the device's state refuses changes nothing and 
 
     // What the map does not allow, each with its TLM response.
     std::uint32_t value = 0;
-    CHECK(d.access(tlm::TLM_READ_COMMAND, 0x60, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    CHECK(warnings.last().find("read of 4 bytes at offset 0x60 refused: no register there") != std::string::npos);
+    CHECK(d.access(tlm::TLM_READ_COMMAND, 0x98, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(warnings.last().find("read of 4 bytes at offset 0x98 refused: no register there") != std::string::npos);
     CHECK(d.access(tlm::TLM_READ_COMMAND, engines::address_map::kControlSize, value) ==
           tlm::TLM_ADDRESS_ERROR_RESPONSE);  // past the block: the router's answer
     CHECK(d.access(tlm::TLM_WRITE_COMMAND, cm::kStatus, value) == tlm::TLM_COMMAND_ERROR_RESPONSE);
@@ -442,8 +477,8 @@ TEST_CASE("Host control: an empty kernel ends at once, CLEAR_ERROR with START cl
     d.write(cm::kKernel, 0);
     CHECK(d.access(tlm::TLM_IGNORE_COMMAND, cm::kControl, value) == tlm::TLM_OK_RESPONSE);
     CHECK(d.read(cm::kStatus) == cm::kStatusDone);  // not launched
-    CHECK(d.access(tlm::TLM_IGNORE_COMMAND, 0x60, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    CHECK(warnings.last().find("ignored access of 4 bytes at offset 0x60 refused: no register there") != std::string::npos);
+    CHECK(d.access(tlm::TLM_IGNORE_COMMAND, 0x98, value) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(warnings.last().find("ignored access of 4 bytes at offset 0x98 refused: no register there") != std::string::npos);
     CHECK(d.access(tlm::TLM_IGNORE_COMMAND, cm::kStatus, value, 2) == tlm::TLM_BURST_ERROR_RESPONSE);
   };
   b.run();
@@ -820,4 +855,160 @@ TEST_CASE("Host control: the trace shows each launch, the interrupt line and ERR
   CHECK(control.at("refused_writes") == 1);
   CHECK(control.at("program_memory_accesses") == 1);
   CHECK(control.at("error_responses") == 1);
+}
+
+TEST_CASE("Host control: a host installs an input tile through the tile window, writes its payload over TLM, "
+          "launches, and finds and reads the result through the window",
+          "[control]") {
+  Bench b({}, false, "rowsum", false);  // T#1 is not loaded: the host installs it
+  const platforms::ProgramTile& input = b.program.tiles.at(0);
+  REQUIRE(input.ref == *model::TileRef::parse("T#1"));
+  const model::TileRef result = *model::TileRef::parse("U#1");
+  model::TileDescriptor described;
+  std::array<std::uint32_t, model::kPeCount> result_address{};
+  b.driver.script = [&](Driver& d) {
+    CHECK(d.read(cm::kVersion) == 2);
+    d.describe_window(input.ref, input.desc);
+    d.write(cm::kTileCommand, cm::kTileInstall);
+    CHECK(d.read(cm::kError) == 0);
+    for (int pe = 0; pe < model::kPeCount; ++pe) {
+      d.write(cm::kTilePe, static_cast<std::uint32_t>(pe));
+      const std::uint32_t address = d.read(cm::kTileAddress);
+      CHECK(address == engines::address_map::fragment_address(model::TileRef::Space::Local, b.top.dispatcher.state().physical_index(input.ref.index), pe));
+      std::vector<std::uint8_t> bytes(input.desc.capacity_bytes);
+      model::Definedness defined;
+      model::store_fragment(input.desc, bytes.data(), defined, input.data[pe]);
+      d.move_memory(tlm::TLM_WRITE_COMMAND, address, bytes);
+    }
+    d.write(cm::kIrqEnable, cm::kIrqDone);
+    d.write(cm::kControl, cm::kControlStart);
+    d.wait_for_irq();
+    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+
+    // The result's descriptor and where each fragment lies now (the queue policy placed it).
+    d.write(cm::kTileIndex, result.index);
+    d.write(cm::kTileCommand, cm::kTileDescribe);
+    CHECK(d.read(cm::kError) == 0);
+    described.dtype = static_cast<model::DataType>(d.read(cm::kTileDtype));
+    described.layout = static_cast<model::Layout>(d.read(cm::kTileLayout));
+    described.location = static_cast<model::Location>(d.read(cm::kTileLocation));
+    described.rows = d.read(cm::kTileRows);
+    described.cols = d.read(cm::kTileCols);
+    described.valid_rows = d.read(cm::kTileValidRows);
+    described.valid_cols = d.read(cm::kTileValidCols);
+    described.capacity_bytes = d.read(cm::kTileCapacity);
+    CHECK(d.read(cm::kTileMask) == 0xF);
+    described.pe_mask = model::PeMask::all();
+    for (int pe = 0; pe < model::kPeCount; ++pe) {
+      d.write(cm::kTilePe, static_cast<std::uint32_t>(pe));
+      result_address[static_cast<std::size_t>(pe)] = d.read(cm::kTileAddress);
+      std::vector<std::uint8_t> bytes(described.capacity_bytes);
+      d.move_memory(tlm::tlm_command::TLM_READ_COMMAND, result_address[static_cast<std::size_t>(pe)], bytes);
+      const model::FragmentData values =
+          model::fetch_fragment(described, bytes.data(), model::Definedness(described.element_count(), true));
+      REQUIRE(values.size() >= 4);
+      for (unsigned r = 0; r < 4; ++r) CHECK(values[r * described.cols] == kRowSums[r]);
+    }
+  };
+  b.run();
+
+  // The host's tile is the program file's (every physical element defined), the result the dispatcher's.
+  const model::LocalTile& installed = b.top.dispatcher.state().local(input.ref.index);
+  CHECK(installed.desc == input.desc);
+  CHECK(installed.defined[3].test(input.desc.element_count() - 1));
+  CHECK(described == b.top.dispatcher.state().local(result.index).desc);
+  CHECK(described.dtype == model::DataType::FP32);
+  CHECK(described.valid_rows == 4);
+  CHECK(described.valid_cols == 1);
+  for (int pe = 0; pe < model::kPeCount; ++pe)
+    CHECK(result_address[static_cast<std::size_t>(pe)] ==
+          engines::address_map::fragment_address(model::TileRef::Space::Local, b.top.dispatcher.state().physical_index(result.index), pe));
+  CHECK(b.top.control.stats().refused_writes == 0);
+}
+
+TEST_CASE("Host control: the tile window refuses what it cannot install or describe, and changes nothing then",
+          "[control]") {
+  Bench b;  // T#1 loaded, as the example gives it
+  WarningLog warnings;
+  const model::TileRef t2 = *model::TileRef::parse("T#2");
+  const model::TileDescriptor good = b.program.tiles.at(0).desc;
+  b.driver.script = [&](Driver& d) {
+    // Each refusal: ERROR says why, the warning names the rule, nothing is installed.
+    const auto refused = [&](cm::ErrorCause cause, const std::string& rule) {
+      INFO(WarningLog::last());
+      CHECK(d.read(cm::kError) == static_cast<std::uint32_t>(cause));
+      CHECK(WarningLog::last().find(rule) != std::string::npos);
+      CHECK_FALSE(b.top.dispatcher.state().local(t2.index).allocated);
+      d.write(cm::kControl, cm::kControlClearError);
+    };
+    const auto install = [&](const std::function<void()>& change) {
+      d.describe_window(t2, good);
+      change();
+      d.write(cm::kTileCommand, cm::kTileInstall);
+    };
+    install([&] { d.write(cm::kTileSpace, 2); });
+    refused(cm::ErrorCause::BadTile, "tile install: TILE_SPACE 2 is neither 0 (Local) nor 1 (Shared)");
+    install([&] { d.write(cm::kTileIndex, 64); });
+    refused(cm::ErrorCause::BadTile, "tile install: TILE_INDEX: Local register index 64 is past the 64 registers");
+    install([&] { d.write(cm::kTileDtype, 15); });
+    refused(cm::ErrorCause::BadTile, "TILE_DTYPE 15 is no DataType code");
+    install([&] { d.write(cm::kTileLayout, 7); });
+    refused(cm::ErrorCause::BadTile, "TILE_LAYOUT 7: the layouts are 0..6");
+    install([&] { d.write(cm::kTileLocation, 4); });
+    refused(cm::ErrorCause::BadTile, "TILE_LOCATION 4: the locations are 0..3");
+    install([&] { d.write(cm::kTileMask, 0); });
+    refused(cm::ErrorCause::BadTile, "TILE_MASK 0x0: one or more PEs, bits 0..3");
+    install([&] { d.write(cm::kTileMask, 0x10); });
+    refused(cm::ErrorCause::BadTile, "TILE_MASK 0x10");
+    install([&] { d.write(cm::kTileValidRows, 70000); });
+    refused(cm::ErrorCause::BadTile, "TILE_VALID_ROWS 70000: dimensions are 16-bit");
+    install([&] { d.write(cm::kTileCapacity, 2 * model::kMaxTileBytes); });
+    refused(cm::ErrorCause::BadTile, "tile install at T#2: capacity 524288 B exceeds the largest tile");
+    install([&] { d.write(cm::kTileValidCols, good.cols + 1); });  // valid past the physical shape
+    refused(cm::ErrorCause::BadTile, "tile install at T#2: ");
+    install([&] {
+      d.write(cm::kTileSpace, cm::kTileSpaceShared);
+      d.write(cm::kTileLayout, static_cast<std::uint32_t>(model::Layout::CubeM16));
+    });
+    refused(cm::ErrorCause::BadTile, "tile install at S1: Shared tiles never use CUBE layouts");
+    CHECK_FALSE(b.top.dispatcher.state().shared(1).allocated);
+    // T#1 keeps 256 B on every PE: 262144 more would pass the tile capacity.
+    install([&] {
+      d.write(cm::kTileCapacity, model::kMaxTileBytes);
+      d.write(cm::kTileRows, model::kMaxTileBytes / (good.cols * 4));
+    });
+    refused(cm::ErrorCause::BadTile, "tile install at T#2: the tiles would hold 262400 bytes on PE0, beyond its tile "
+                                     "capacity (262144)");
+    d.write(cm::kTileCommand, 3);
+    refused(cm::ErrorCause::BadTile, "TILE_COMMAND 3: 1 installs a tile, 2 describes one");
+    d.write(cm::kTilePe, 4);
+    refused(cm::ErrorCause::NoSuchGpr, "TILE_PE 4: the PEs are 0..3");
+    CHECK(d.read(cm::kTilePe) == 0);
+    // Describing: a register with no tile leaves the fields as they were.
+    d.describe_window(t2, good);
+    d.write(cm::kTileCommand, cm::kTileDescribe);
+    refused(cm::ErrorCause::BadTile, "tile description: T#2 holds no tile");
+    CHECK(d.read(cm::kTileCapacity) == good.capacity_bytes);
+    // TILE_ADDRESS names no fragment for no register; a Shared register's fragment is every PE's.
+    d.write(cm::kTileSpace, 2);
+    CHECK(d.read(cm::kTileAddress) == cm::kNoTileAddress);
+    d.write(cm::kTileSpace, cm::kTileSpaceShared);
+    d.write(cm::kTileIndex, 5);
+    d.write(cm::kTilePe, 2);
+    CHECK(d.read(cm::kTileAddress) == engines::address_map::kSharedBase + 5 * engines::address_map::kSharedSlotStride);
+    // While a launch runs, the window neither installs nor describes.
+    d.write(cm::kControl, cm::kControlStart);
+    install([] {});
+    refused(cm::ErrorCause::Busy, "a tile install while kernel 0 ('rowsum') runs");
+    d.write(cm::kTileCommand, cm::kTileDescribe);
+    refused(cm::ErrorCause::Busy, "a tile description while kernel 0 ('rowsum') runs");
+    d.poll_idle();
+    // And a good install after all that.
+    install([] {});
+    CHECK(d.read(cm::kError) == 0);
+  };
+  b.run();
+  CHECK(b.top.dispatcher.state().local(t2.index).allocated);
+  CHECK(b.top.dispatcher.state().local(t2.index).desc == good);
+  CHECK(b.top.control.stats().refused_writes == 17);
 }

@@ -508,3 +508,34 @@ TEST_CASE("A GPR to set exists on PEs 0..3 as r1..r23 (r0 reads as zero and is n
   CHECK(TileState::gpr_problem(-1, 1) == "PE -1 GPR 1 does not exist (PEs 0..3, GPRs 1..23)");
   CHECK(TileState::gpr_problem(kPeCount, 1) == "PE 4 GPR 1 does not exist (PEs 0..3, GPRs 1..23)");
 }
+
+TEST_CASE("An install's capacity check counts the register's current tile as replaced and charges each PE of the mask",
+          "[state]") {
+  TileState s;
+  // 192 KiB on every PE: another 128 KiB beyond the 256 KiB tile capacity, on the first PE it would charge.
+  const TileDescriptor big = row_major(DataType::U8, 196608, 256, 1, 1), half = row_major(DataType::U8, 131072, 256, 1, 1);
+  s.install_local(16, big);
+  CHECK(s.install_capacity_problem(TileRef::Space::Local, 17, half) ==
+        "the tiles would hold 327680 bytes on PE0, beyond its tile capacity (262144)");
+  // Replacing the big tile itself frees its bytes first.
+  CHECK_FALSE(s.install_capacity_problem(TileRef::Space::Local, 16, half));
+  // On PEs the big tile does not use, it fits; a Shared tile is charged on its allocation's PEs.
+  TileDescriptor low_pes = half;
+  low_pes.pe_mask = *PeMask::parse("0011");
+  s.install_local(16, [&] {
+    TileDescriptor d = big;
+    d.pe_mask = *PeMask::parse("1100");
+    return d;
+  }());
+  CHECK_FALSE(s.install_capacity_problem(TileRef::Space::Local, 17, low_pes));
+  CHECK_FALSE(s.install_capacity_problem(TileRef::Space::Shared, 3, low_pes));
+  s.install_shared(3, low_pes, low_pes.pe_mask, low_pes.pe_mask, true);
+  TileDescriptor pe1 = half;
+  pe1.pe_mask = *PeMask::parse("0100");
+  CHECK(s.install_capacity_problem(TileRef::Space::Local, 17, pe1) ==
+        "the tiles would hold 327680 bytes on PE1, beyond its tile capacity (262144)");
+  s.install_local(17, low_pes);  // exactly the capacity on PE2 and PE3
+  CHECK(s.capacity_in_use(2) == 262144);
+  CHECK(s.install_capacity_problem(TileRef::Space::Shared, 4, low_pes) ==
+        "the tiles would hold 393216 bytes on PE2, beyond its tile capacity (262144)");
+}
