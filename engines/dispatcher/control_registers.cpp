@@ -155,7 +155,9 @@ void ControlRegisters::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
     ++m_stats.register_writes;
     std::uint32_t value = 0;
     std::memcpy(&value, gp.get_data_ptr(), 4);
+    m_write_refused = false;
     write(gp.get_address(), value);
+    if (m_write_refused) ++m_stats.refused_writes;  // once, though a CONTROL write may refuse twice
   } else {
     ++m_stats.register_reads;
     const std::uint32_t value = *read(gp.get_address());
@@ -376,6 +378,16 @@ void ControlRegisters::install_tile() {
   if (!problem && ref.is_shared() && model::is_cube_layout(desc.layout)) problem = "Shared tiles never use CUBE layouts";
   if (!problem)
     if (const auto illegal = model::descriptor_problem(desc)) problem = std::string(illegal->rule);
+  if (!problem && !model::is_cube_layout(desc.layout)) {
+    // An ordinary layout's rows are those its capacity holds, as a program file's tile's are.
+    const auto derived = model::derived_rows(desc.dtype, desc.capacity_bytes, desc.cols);
+    if (!derived)
+      problem = "TILE_CAPACITY " + std::to_string(desc.capacity_bytes) + " B does not divide into 1..65535 rows of " +
+                std::to_string(desc.cols) + " " + model::data_type_name(desc.dtype) + " elements";
+    else if (*derived != desc.rows)
+      problem = "TILE_ROWS " + std::to_string(desc.rows) + " does not match the rows the capacity holds (" +
+                std::to_string(*derived) + ")";
+  }
   if (!problem) problem = state.install_capacity_problem(ref.space, ref.index, desc);
   if (problem) return refuse(cm::ErrorCause::BadTile, "tile install at " + ref.name() + ": " + *problem);
   // The host writes the payload over TLM: every element of the physical tile counts as defined, as
@@ -457,7 +469,7 @@ void ControlRegisters::launch(std::vector<model::Instruction> instructions, std:
 }
 
 void ControlRegisters::refuse(cm::ErrorCause cause, const std::string& why) {
-  ++m_stats.refused_writes;
+  m_write_refused = true;
   if (m_error == cm::ErrorCause::None) set_error(cause);
   SC_REPORT_WARNING(name(), (why + ": refused (ERROR " + std::to_string(static_cast<unsigned>(cause)) + ")").c_str());
 }

@@ -104,6 +104,7 @@ class ControlRegisters : public sc_core::sc_module {
   std::vector<std::uint8_t> m_program_memory;  ///< up to the furthest byte written
   std::uint32_t m_program_bytes = 0;            ///< PROGRAM_BYTES
   Stats m_stats;
+  bool m_write_refused = false;  ///< the register write being handled was refused
 
   std::uint32_t m_kernel = 0;
   std::uint32_t m_irq_enable = 0;

@@ -193,6 +193,7 @@ std::optional<std::string> TileState::install_problem(TileRef::Space space, unsi
 
 std::optional<std::string> TileState::install_capacity_problem(TileRef::Space space, unsigned index,
                                                                const TileDescriptor& desc) const {
+  if (auto problem = index_problem(space, index)) return problem;
   const std::array<std::uint64_t, kPeCount> in_use = capacity_per_pe();
   PeMask replaced;
   std::uint64_t replaced_bytes = 0;
@@ -205,6 +206,7 @@ std::optional<std::string> TileState::install_capacity_problem(TileRef::Space sp
   }
   for (int pe = 0; pe < kPeCount; ++pe) {
     if (!desc.pe_mask.has(pe)) continue;
+    // The replaced tile's bytes are part of in_use on its PEs: no wrap.
     const std::uint64_t total = in_use[pe] - (replaced.has(pe) ? replaced_bytes : 0) + desc.capacity_bytes;
     if (total > m_tile_capacity)
       return "the tiles would hold " + std::to_string(total) + " bytes on PE" + std::to_string(pe) +

@@ -158,7 +158,8 @@ class TileState {
   static std::optional<std::string> install_problem(TileRef::Space space, unsigned index, const TileDescriptor& desc);
   /// Why installing `desc` at register `index` of `space` would charge some PE of its mask beyond
   /// the tile capacity (the register's current tile counted as replaced), or nothing. A Shared
-  /// tile is charged on `desc.pe_mask` (its allocation).
+  /// tile is charged on `desc.pe_mask` (its allocation). A register that does not exist is a
+  /// problem too (index_problem).
   std::optional<std::string> install_capacity_problem(TileRef::Space space, unsigned index, const TileDescriptor& desc) const;
   /// Why `index` names no register of `space`, or nothing.
   static std::optional<std::string> index_problem(TileRef::Space space, unsigned index);

@@ -804,25 +804,42 @@ TEST_CASE("Host control: the trace shows each launch, the interrupt line and ERR
           "statistics count the block's accesses",
           "[control]") {
   Bench b;
+  // A program set directly runs first: the block is busy, but no launch of its own runs.
+  const model::Assembly assembly = model::assemble(b.text, "rowsum");
+  REQUIRE(assembly.ok());
+  model::ProgramFrontEnd direct(assembly.instructions);
+  b.top.dispatcher.set_program(&direct);
   traces::VcdRecorder rec;
   b.top.trace_to(rec, {"control"});
   const std::string path = test::scratch("control_trace.vcd");
   REQUIRE(rec.open(path, "test", 0, ~std::uint64_t{0}));
-  std::uint64_t launched = 0, ended = 0, acknowledged = 0, refused = 0, cleared = 0;
+  std::uint64_t busy_refused = 0, busy_cleared = 0, launched = 0, launch_refused = 0, ended = 0, acknowledged = 0,
+                launch_cleared = 0, refused = 0, cleared = 0;
   WarningLog warnings;
   b.driver.script = [&](Driver& d) {
+    d.write(cm::kControl, cm::kControlStart);  // refused: the program set directly runs
+    busy_refused = engines::Clocked::now_ps();
+    d.write(cm::kControl, cm::kControlClearError);
+    busy_cleared = engines::Clocked::now_ps();
+    d.write(cm::kControl, cm::kControlClearError);  // nothing to clear: no change
+    d.poll_idle();
     d.write(cm::kIrqEnable, cm::kIrqDone);
     d.write(cm::kKernel, 0);
     d.write(cm::kControl, cm::kControlStart);
     launched = engines::Clocked::now_ps();
+    d.write(cm::kControl, cm::kControlStart);  // refused: the launch runs on
+    launch_refused = engines::Clocked::now_ps();
     d.wait_for_irq();
     ended = engines::Clocked::now_ps();
-    CHECK(d.read(cm::kStatus) == cm::kStatusDone);
+    CHECK(d.read(cm::kStatus) == (cm::kStatusDone | cm::kStatusError));
     sc_core::wait(sc_core::sc_time(20, sc_core::SC_NS));
     d.write(cm::kIrqStatus, cm::kIrqDone);
     acknowledged = engines::Clocked::now_ps();
+    d.write(cm::kControl, cm::kControlClearError);
+    launch_cleared = engines::Clocked::now_ps();
     d.write(cm::kKernel, 5);
-    d.write(cm::kControl, cm::kControlStart);  // no kernel 5: refused
+    d.write(cm::kProgramBytes, 1);  // ends inside an instruction
+    d.write(cm::kControl, cm::kControlStart | cm::kControlStartProgram);  // two refusals, one write
     refused = engines::Clocked::now_ps();
     CHECK(d.read(cm::kError) == static_cast<std::uint32_t>(cm::ErrorCause::NoSuchKernel));
     sc_core::wait(sc_core::sc_time(20, sc_core::SC_NS));
@@ -836,23 +853,28 @@ TEST_CASE("Host control: the trace shows each launch, the interrupt line and ERR
   b.run();
   REQUIRE(rec.close(engines::Clocked::now_ps()));
 
-  // The launch ends with its last retirement, and the interrupt rises then.
-  CHECK(ended == b.top.dispatcher.finish_cycle() * b.config.params.clock.period_ps);
-  CHECK(launched < ended);
+  // The launch ends in the cycle of its last retirement (the host's times need not fall on clock
+  // edges), and the interrupt rises then.
+  const std::uint64_t period = b.config.params.clock.period_ps;
+  CHECK(ended / period == b.top.dispatcher.finish_cycle());
+  CHECK(launched < launch_refused);
+  CHECK(launch_refused < ended);
   using Changes = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
   const test::Waves waves(path);
   CHECK(waves.changes.size() == 3);  // the block's signals only
   CHECK(waves.changes.at("accelerator.control.launch") == Changes{{0, 0}, {launched, 1}, {ended, 0}});
   CHECK(waves.changes.at("accelerator.control.irq") == Changes{{0, 0}, {ended, 1}, {acknowledged, 0}});
+  const auto busy = static_cast<std::uint64_t>(cm::ErrorCause::Busy);
   CHECK(waves.changes.at("accelerator.control.error") ==
-        Changes{{0, 0}, {refused, static_cast<std::uint64_t>(cm::ErrorCause::NoSuchKernel)}, {cleared, 0}});
+        Changes{{0, 0}, {busy_refused, busy}, {busy_cleared, 0}, {launch_refused, busy}, {launch_cleared, 0},
+                {refused, static_cast<std::uint64_t>(cm::ErrorCause::NoSuchKernel)}, {cleared, 0}});
 
   const auto report = platforms::run_report(b.top, b.config.params, b.top.dispatcher.finish_cycle());
   const auto& control = report.at("control");
   CHECK(control.at("launches") == 1);
-  CHECK(control.at("register_reads") == 2);
-  CHECK(control.at("register_writes") == 7);
-  CHECK(control.at("refused_writes") == 1);
+  CHECK(control.at("register_reads") == 2 + 2);  // and poll_idle's STATUS reads
+  CHECK(control.at("register_writes") == 13);
+  CHECK(control.at("refused_writes") == 3);
   CHECK(control.at("program_memory_accesses") == 1);
   CHECK(control.at("error_responses") == 1);
 }
@@ -930,7 +952,8 @@ TEST_CASE("Host control: the tile window refuses what it cannot install or descr
           "[control]") {
   Bench b;  // T#1 loaded, as the example gives it
   WarningLog warnings;
-  const model::TileRef t2 = *model::TileRef::parse("T#2");
+  const model::TileRef t1 = *model::TileRef::parse("T#1"), t2 = *model::TileRef::parse("T#2"),
+                      s3 = *model::TileRef::parse("S3");
   const model::TileDescriptor good = b.program.tiles.at(0).desc;
   b.driver.script = [&](Driver& d) {
     // Each refusal: ERROR says why, the warning names the rule, nothing is installed.
@@ -964,21 +987,18 @@ TEST_CASE("Host control: the tile window refuses what it cannot install or descr
     refused(cm::ErrorCause::BadTile, "TILE_VALID_ROWS 70000: dimensions are 16-bit");
     install([&] { d.write(cm::kTileCapacity, 2 * model::kMaxTileBytes); });
     refused(cm::ErrorCause::BadTile, "tile install at T#2: capacity 524288 B exceeds the largest tile");
-    install([&] { d.write(cm::kTileValidCols, good.cols + 1); });  // valid past the physical shape
-    refused(cm::ErrorCause::BadTile, "tile install at T#2: ");
+    install([&] { d.write(cm::kTileValidCols, good.cols + 1); });
+    refused(cm::ErrorCause::BadTile, "tile install at T#2: valid rectangle exceeds the physical shape");
+    install([&] { d.write(cm::kTileRows, good.rows / 2); });  // 256 B of 8 FP32 columns are 8 rows
+    refused(cm::ErrorCause::BadTile, "tile install at T#2: TILE_ROWS 4 does not match the rows the capacity holds (8)");
+    install([&] { d.write(cm::kTileCapacity, 300); });
+    refused(cm::ErrorCause::BadTile, "TILE_CAPACITY 300 B does not divide into 1..65535 rows of 8 FP32 elements");
     install([&] {
       d.write(cm::kTileSpace, cm::kTileSpaceShared);
       d.write(cm::kTileLayout, static_cast<std::uint32_t>(model::Layout::CubeM16));
     });
     refused(cm::ErrorCause::BadTile, "tile install at S1: Shared tiles never use CUBE layouts");
     CHECK_FALSE(b.top.dispatcher.state().shared(1).allocated);
-    // T#1 keeps 256 B on every PE: 262144 more would pass the tile capacity.
-    install([&] {
-      d.write(cm::kTileCapacity, model::kMaxTileBytes);
-      d.write(cm::kTileRows, model::kMaxTileBytes / (good.cols * 4));
-    });
-    refused(cm::ErrorCause::BadTile, "tile install at T#2: the tiles would hold 262400 bytes on PE0, beyond its tile "
-                                     "capacity (262144)");
     d.write(cm::kTileCommand, 3);
     refused(cm::ErrorCause::BadTile, "TILE_COMMAND 3: 1 installs a tile, 2 describes one");
     d.write(cm::kTilePe, 4);
@@ -1003,12 +1023,54 @@ TEST_CASE("Host control: the tile window refuses what it cannot install or descr
     d.write(cm::kTileCommand, cm::kTileDescribe);
     refused(cm::ErrorCause::Busy, "a tile description while kernel 0 ('rowsum') runs");
     d.poll_idle();
-    // And a good install after all that.
-    install([] {});
+    // Over T#1, on PE0 only (bit 0), 128 KiB; beside it, T#2's 128 KiB and the kernel's 128-byte
+    // result U#1 would pass PE0's tile capacity.
+    constexpr std::uint32_t kHalf = 131072;
+    d.describe_window(t1, good);
+    d.write(cm::kTileCapacity, kHalf);
+    d.write(cm::kTileRows, kHalf / (good.cols * 4));
+    d.write(cm::kTileMask, 0x1);
+    d.write(cm::kTileCommand, cm::kTileInstall);
     CHECK(d.read(cm::kError) == 0);
+    install([&] {
+      d.write(cm::kTileCapacity, kHalf);
+      d.write(cm::kTileRows, kHalf / (good.cols * 4));
+    });
+    refused(cm::ErrorCause::BadTile, "tile install at T#2: the tiles would hold 262272 bytes on PE0, beyond its tile "
+                                     "capacity (262144)");
+    // Over T#1 again, its own 128 KiB count as replaced: 192 KiB fit there.
+    d.describe_window(t1, good);
+    d.write(cm::kTileCapacity, model::kMaxTileBytes - kHalf / 2);
+    d.write(cm::kTileRows, (model::kMaxTileBytes - kHalf / 2) / (good.cols * 4));
+    d.write(cm::kTileMask, 0x1);
+    d.write(cm::kTileCommand, cm::kTileInstall);
+    CHECK(d.read(cm::kError) == 0);
+    // A Shared tile allocated to PE2 (bit 2) installs and describes; its one fragment is every PE's.
+    d.describe_window(s3, good);
+    d.write(cm::kTileMask, 0x4);
+    d.write(cm::kTileCommand, cm::kTileInstall);
+    CHECK(d.read(cm::kError) == 0);
+    d.write(cm::kTileMask, 0);
+    d.write(cm::kTileCapacity, 0);
+    d.write(cm::kTileCommand, cm::kTileDescribe);
+    CHECK(d.read(cm::kError) == 0);
+    CHECK(d.read(cm::kTileMask) == 0x4);
+    CHECK(d.read(cm::kTileCapacity) == good.capacity_bytes);
+    const std::uint32_t s3_address = engines::address_map::kSharedBase + 3 * engines::address_map::kSharedSlotStride;
+    for (const std::uint32_t pe : {0u, 2u}) {
+      d.write(cm::kTilePe, pe);
+      CHECK(d.read(cm::kTileAddress) == s3_address);
+    }
   };
   b.run();
-  CHECK(b.top.dispatcher.state().local(t2.index).allocated);
-  CHECK(b.top.dispatcher.state().local(t2.index).desc == good);
-  CHECK(b.top.control.stats().refused_writes == 17);
+  const model::TileState& state = b.top.dispatcher.state();
+  CHECK_FALSE(state.local(t2.index).allocated);
+  CHECK(state.local(t1.index).desc.pe_mask == *model::PeMask::parse("1000"));
+  CHECK(state.local(t1.index).desc.capacity_bytes == model::kMaxTileBytes - 65536);
+  CHECK(state.shared(s3.index).allocation_mask == *model::PeMask::parse("0010"));
+  CHECK(state.shared(s3.index).desc.pe_mask == *model::PeMask::parse("0010"));
+  CHECK(state.shared(s3.index).valid_region_defined());
+  CHECK(state.capacity_in_use(0) == state.capacity_in_use(1) + model::kMaxTileBytes - 65536);  // PE1: U#1 alone
+  CHECK(state.capacity_in_use(2) == state.capacity_in_use(1) + good.capacity_bytes);
+  CHECK(b.top.control.stats().refused_writes == 19);
 }
