@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -107,4 +108,23 @@ TEST_CASE("The GEMM example agrees with an independent double-precision product 
       CHECK(std::abs(static_cast<double>(as_float(d[i][j])) - sum) <= 256 * 0x1p-24 * magnitude + 1e-30);
     }
   }
+}
+
+TEST_CASE("The host example drives the accelerator over TLM alone and prints its expected output", "[examples]") {
+  // A host processor model: it installs the input through the tile window, launches a kernel
+  // binary from the program memory, and reads the result back (examples/host/host_vp.cpp).
+  const std::string dir = std::string(PTOSIM_SOURCE_DIR) + "/examples/host/";
+  const std::string kernel = ptosim::test::scratch("host_rowsum.bin"), out = ptosim::test::scratch("host_example.out");
+  REQUIRE(std::system((std::string(PTOSIM_EXE) + " asm " + dir + "rowsum.s -o " + kernel).c_str()) == 0);
+  const int status = std::system(
+      ("SC_COPYRIGHT_MESSAGE=DISABLE " + std::string(PTOSIM_HOST_EXAMPLE) + " " + kernel + " > " + out).c_str());
+  const std::string printed = slurp(out);
+  INFO(printed);
+  CHECK(status == 0);
+  CHECK(printed == slurp(dir + "host_vp.expected"));
+  CHECK(printed.find("host: PE3 row sums 36 0.99609375 1 3\n") != std::string::npos);  // rowsum.expected's sums
+  // A kernel file that cannot be read is refused with its name.
+  CHECK(std::system(("SC_COPYRIGHT_MESSAGE=DISABLE " + std::string(PTOSIM_HOST_EXAMPLE) + " " + dir +
+                     "no-such.bin 2> " + out).c_str()) != 0);
+  CHECK(slurp(out).find("cannot read '" + dir + "no-such.bin'") != std::string::npos);
 }
