@@ -374,22 +374,8 @@ void ControlRegisters::install_tile() {
   if (auto problem = window_register(ref); problem || (problem = window_descriptor(desc)))
     return refuse(cm::ErrorCause::BadTile, "tile install: " + *problem);
   model::TileState& state = m_dispatcher.state();
-  std::optional<std::string> problem = model::TileState::install_problem(ref.space, ref.index, desc);
-  if (!problem && ref.is_shared() && model::is_cube_layout(desc.layout)) problem = "Shared tiles never use CUBE layouts";
-  if (!problem)
-    if (const auto illegal = model::descriptor_problem(desc)) problem = std::string(illegal->rule);
-  if (!problem && !model::is_cube_layout(desc.layout)) {
-    // An ordinary layout's rows are those its capacity holds, as a program file's tile's are.
-    const auto derived = model::derived_rows(desc.dtype, desc.capacity_bytes, desc.cols);
-    if (!derived)
-      problem = "TILE_CAPACITY " + std::to_string(desc.capacity_bytes) + " B does not divide into 1..65535 rows of " +
-                std::to_string(desc.cols) + " " + model::data_type_name(desc.dtype) + " elements";
-    else if (*derived != desc.rows)
-      problem = "TILE_ROWS " + std::to_string(desc.rows) + " does not match the rows the capacity holds (" +
-                std::to_string(*derived) + ")";
-  }
-  if (!problem) problem = state.install_capacity_problem(ref.space, ref.index, desc);
-  if (problem) return refuse(cm::ErrorCause::BadTile, "tile install at " + ref.name() + ": " + *problem);
+  if (const auto problem = state.input_tile_problem(ref.space, ref.index, desc))
+    return refuse(cm::ErrorCause::BadTile, "tile install at " + ref.name() + ": " + *problem);
   // The host writes the payload over TLM: every element of the physical tile counts as defined, as
   // for a program file's raw .bin fragment.
   if (ref.is_shared()) {

@@ -215,6 +215,23 @@ std::optional<std::string> TileState::install_capacity_problem(TileRef::Space sp
   return std::nullopt;
 }
 
+std::optional<std::string> TileState::input_tile_problem(TileRef::Space space, unsigned index,
+                                                         const TileDescriptor& desc) const {
+  if (auto problem = install_problem(space, index, desc)) return problem;
+  const bool cube = is_cube_layout(desc.layout);
+  if (cube && space == TileRef::Space::Shared) return std::string("Shared tiles never use CUBE layouts");
+  if (const auto illegal = descriptor_problem(desc)) return std::string(illegal->rule);
+  if (!cube) {
+    const auto derived = derived_rows(desc.dtype, desc.capacity_bytes, desc.cols);
+    if (!derived)
+      return "capacity " + std::to_string(desc.capacity_bytes) + " B does not divide into 1..65535 rows of " +
+             std::to_string(desc.cols) + " " + data_type_name(desc.dtype) + " elements";
+    if (*derived != desc.rows)
+      return std::to_string(desc.rows) + " rows are not the " + std::to_string(*derived) + " the capacity holds";
+  }
+  return install_capacity_problem(space, index, desc);
+}
+
 void TileState::install_local(unsigned index, const TileDescriptor& desc) {
   if (auto problem = install_problem(TileRef::Space::Local, index, desc)) throw std::invalid_argument(*problem);
   place_local(index, desc, !descriptor_problem(desc));

@@ -161,6 +161,12 @@ class TileState {
   /// tile is charged on `desc.pe_mask` (its allocation). A register that does not exist is a
   /// problem too (index_problem).
   std::optional<std::string> install_capacity_problem(TileRef::Space space, unsigned index, const TileDescriptor& desc) const;
+  /// Why `desc`, given field by field (a host's tile window), cannot be installed at register
+  /// `index` of `space` as an input tile: what install_problem names, an illegal descriptor
+  /// (descriptor_problem), a Shared tile in a CUBE layout, an ordinary layout whose rows are not
+  /// the rows its capacity holds (which a program file derives), or what install_capacity_problem
+  /// names. Nothing if it can.
+  std::optional<std::string> input_tile_problem(TileRef::Space space, unsigned index, const TileDescriptor& desc) const;
   /// Why `index` names no register of `space`, or nothing.
   static std::optional<std::string> index_problem(TileRef::Space space, unsigned index);
   /// Why Local register `index` has no fragment `pe` to read (no such register or PE), or nothing.

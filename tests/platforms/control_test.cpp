@@ -990,9 +990,9 @@ TEST_CASE("Host control: the tile window refuses what it cannot install or descr
     install([&] { d.write(cm::kTileValidCols, good.cols + 1); });
     refused(cm::ErrorCause::BadTile, "tile install at T#2: valid rectangle exceeds the physical shape");
     install([&] { d.write(cm::kTileRows, good.rows / 2); });  // 256 B of 8 FP32 columns are 8 rows
-    refused(cm::ErrorCause::BadTile, "tile install at T#2: TILE_ROWS 4 does not match the rows the capacity holds (8)");
+    refused(cm::ErrorCause::BadTile, "tile install at T#2: 4 rows are not the 8 the capacity holds");
     install([&] { d.write(cm::kTileCapacity, 300); });
-    refused(cm::ErrorCause::BadTile, "TILE_CAPACITY 300 B does not divide into 1..65535 rows of 8 FP32 elements");
+    refused(cm::ErrorCause::BadTile, "tile install at T#2: capacity 300 B does not divide into 1..65535 rows of 8 FP32 elements");
     install([&] {
       d.write(cm::kTileSpace, cm::kTileSpaceShared);
       d.write(cm::kTileLayout, static_cast<std::uint32_t>(model::Layout::CubeM16));

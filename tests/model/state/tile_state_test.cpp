@@ -539,3 +539,37 @@ TEST_CASE("An install's capacity check counts the register's current tile as rep
   CHECK(s.install_capacity_problem(TileRef::Space::Shared, 4, low_pes) ==
         "the tiles would hold 393216 bytes on PE2, beyond its tile capacity (262144)");
 }
+
+TEST_CASE("An input tile given field by field is checked as a program file's: storable, legal, rows derived, within "
+          "the tile capacity",
+          "[state]") {
+  TileState s;
+  const TileDescriptor good = row_major(DataType::FP32, 256, 8, 4, 8);  // 8 rows of 8
+  CHECK_FALSE(s.input_tile_problem(TileRef::Space::Local, 0, good));
+  CHECK_FALSE(s.input_tile_problem(TileRef::Space::Shared, 255, good));
+  CHECK(s.input_tile_problem(TileRef::Space::Local, 64, good) == "Local register index 64 is past the 64 registers");
+  TileDescriptor wide = good;
+  wide.valid_cols = 9;
+  CHECK(s.input_tile_problem(TileRef::Space::Local, 0, wide) == "valid rectangle exceeds the physical shape");
+  TileDescriptor short_rows = good;
+  short_rows.rows = 4;
+  CHECK(s.input_tile_problem(TileRef::Space::Local, 0, short_rows) == "4 rows are not the 8 the capacity holds");
+  TileDescriptor odd = good;
+  odd.capacity_bytes = 300;
+  CHECK(s.input_tile_problem(TileRef::Space::Local, 0, odd) ==
+        "capacity 300 B does not divide into 1..65535 rows of 8 FP32 elements");
+  TileDescriptor cube = good;
+  cube.dtype = DataType::FP16;
+  cube.layout = Layout::CubeM16;
+  const auto shape = cube_storage_shape(Layout::CubeM16, DataType::FP16, 16, 16);
+  REQUIRE(shape);
+  cube.rows = shape->rows;
+  cube.cols = shape->cols;
+  cube.valid_rows = cube.valid_cols = 16;
+  cube.capacity_bytes = 512;
+  CHECK_FALSE(s.input_tile_problem(TileRef::Space::Local, 0, cube));  // a CUBE tile's rows are its CELL storage's
+  CHECK(s.input_tile_problem(TileRef::Space::Shared, 0, cube) == "Shared tiles never use CUBE layouts");
+  s.install_local(1, row_major(DataType::U8, 262144, 256, 1, 1));
+  CHECK(s.input_tile_problem(TileRef::Space::Local, 0, good) ==
+        "the tiles would hold 262400 bytes on PE0, beyond its tile capacity (262144)");
+}
