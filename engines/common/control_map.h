@@ -77,7 +77,7 @@ constexpr std::uint32_t kNoTileAddress = 0xFFFF'FFFF;
 /// Why a write the map allows was refused (it changed nothing).
 enum class ErrorCause : std::uint32_t {
   None = 0,
-  Busy = 1,          ///< a launch, FLAGS or a GPR written while a program runs
+  Busy = 1,          ///< a launch, FLAGS, a GPR or a TILE_COMMAND written while a program runs
   NoSuchKernel = 2,  ///< START with KERNEL not below KERNELS
   NoSuchGpr = 3,     ///< GPR_PE, GPR_SELECT or TILE_PE written with a PE or GPR that does not exist
   BadProgram = 4,    ///< PROGRAM_BYTES past the program memory, or START_PROGRAM of bytes that end inside an instruction
