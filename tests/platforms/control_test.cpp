@@ -63,9 +63,18 @@ struct Driver : sc_core::sc_module {
   }
   tlm::tlm_response_status access_bytes(tlm::tlm_command command, std::uint64_t offset, unsigned char* data,
                                         unsigned length, unsigned char* byte_enables = nullptr) {
+    return transport(command, engines::address_map::kControlBase + offset, data, length, byte_enables);
+  }
+  /// Moves `bytes` to or from the tile memories at `address` (the router's), as a host's DMA would.
+  void move_memory(tlm::tlm_command command, std::uint64_t address, std::vector<std::uint8_t>& bytes) {
+    REQUIRE(transport(command, address, bytes.data(), static_cast<unsigned>(bytes.size())) == tlm::TLM_OK_RESPONSE);
+  }
+  /// One access of `length` bytes at router address `address`; waits out its delay.
+  tlm::tlm_response_status transport(tlm::tlm_command command, std::uint64_t address, unsigned char* data,
+                                     unsigned length, unsigned char* byte_enables = nullptr) {
     tlm::tlm_generic_payload gp;
     gp.set_command(command);
-    gp.set_address(engines::address_map::kControlBase + offset);
+    gp.set_address(address);
     gp.set_data_ptr(data);
     gp.set_data_length(length);
     gp.set_streaming_width(length);
@@ -76,20 +85,6 @@ struct Driver : sc_core::sc_module {
     socket->b_transport(gp, delay);
     if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);
     return gp.get_response_status();
-  }
-  /// Moves `bytes` to or from the tile memories at `address` (the router's), as a host's DMA would.
-  void move_memory(tlm::tlm_command command, std::uint64_t address, std::vector<std::uint8_t>& bytes) {
-    tlm::tlm_generic_payload gp;
-    gp.set_command(command);
-    gp.set_address(address);
-    gp.set_data_ptr(bytes.data());
-    gp.set_data_length(static_cast<unsigned>(bytes.size()));
-    gp.set_streaming_width(static_cast<unsigned>(bytes.size()));
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket->b_transport(gp, delay);
-    sc_core::wait(delay);
-    REQUIRE(gp.get_response_status() == tlm::TLM_OK_RESPONSE);
   }
   /// Fills the tile window's fields with `desc` for register `ref`.
   void describe_window(model::TileRef ref, const model::TileDescriptor& desc) {
