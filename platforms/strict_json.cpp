@@ -12,12 +12,17 @@ namespace ptosim::platforms {
 
 namespace {
 
-using Json = nlohmann::json;
-
 /// Builds the document as nlohmann's own parser does, checking each event as it comes: the key of
 /// each member against those before it, each number's text against its value.
+template <typename Json>
 class StrictBuilder final : public nlohmann::json_sax<Json> {
  public:
+  using typename nlohmann::json_sax<Json>::number_integer_t;
+  using typename nlohmann::json_sax<Json>::number_unsigned_t;
+  using typename nlohmann::json_sax<Json>::number_float_t;
+  using typename nlohmann::json_sax<Json>::string_t;
+  using typename nlohmann::json_sax<Json>::binary_t;
+
   StrictBuilder(Json& root, const JsonRules& rules, std::vector<std::string>& problems, JsonNotes* notes)
       : m_root(root), m_rules(rules), m_problems(problems), m_notes(notes) {}
 
@@ -179,12 +184,18 @@ bool number_text_is_whole(const std::string& number) {
   return true;
 }
 
+template <typename Json>
 std::optional<Json> parse_strict_json(const std::string& text, const JsonRules& rules, std::vector<std::string>& problems,
                                       JsonNotes* notes) {
   Json root;
-  StrictBuilder builder(root, rules, problems, notes);
+  StrictBuilder<Json> builder(root, rules, problems, notes);
   if (!Json::sax_parse(text, &builder)) return std::nullopt;
   return root;
 }
+
+template std::optional<nlohmann::json> parse_strict_json(const std::string&, const JsonRules&, std::vector<std::string>&,
+                                                         JsonNotes*);
+template std::optional<nlohmann::ordered_json> parse_strict_json(const std::string&, const JsonRules&,
+                                                                 std::vector<std::string>&, JsonNotes*);
 
 }  // namespace ptosim::platforms

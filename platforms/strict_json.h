@@ -41,8 +41,10 @@ struct JsonNotes {
 /// readable added to `problems`, naming where it is by its path: "key 'tiles[1].reg' given twice",
 /// "sfu.x: '1e-400' is too small to hold (it would read as 0)". A document with problems is for
 /// finding more of them only, never for use. `notes`, if given, receives what JsonNotes holds.
-std::optional<nlohmann::json> parse_strict_json(const std::string& text, const JsonRules& rules,
-                                                std::vector<std::string>& problems, JsonNotes* notes = nullptr);
+/// `Json` is nlohmann::json (members sorted by key) or nlohmann::ordered_json (in the file's order).
+template <typename Json = nlohmann::json>
+std::optional<Json> parse_strict_json(const std::string& text, const JsonRules& rules, std::vector<std::string>& problems,
+                                      JsonNotes* notes = nullptr);
 
 /// Whether a number's JSON text is not zero though it reads as 0: too small for a double.
 bool reads_as_zero(const std::string& number, double value);

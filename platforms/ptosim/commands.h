@@ -42,5 +42,6 @@ int exec_command(const Args& args);    ///< ptosim exec SCENARIO.json: functiona
 int asm_command(const Args& args);     ///< ptosim asm FILE.s (-o FILE.bin | --hex)
 int disasm_command(const Args& args);  ///< ptosim disasm FILE.bin
 int config_command(const Args& args);  ///< ptosim config [--config FILE] [--set k=v]...
+int compare_command(const Args& args);  ///< ptosim compare [--all] STATS.json STATS.json...
 
 }  // namespace ptosim::platforms

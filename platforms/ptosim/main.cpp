@@ -14,6 +14,7 @@ void usage(std::ostream& os) {
         "  asm FILE.s (-o FILE.bin | --hex)   assemble\n"
         "  disasm FILE.bin           disassemble\n"
         "  config [options]          print the effective platform configuration\n"
+        "  compare STATS.json...     compare the statistics of runs (--stats files)\n"
         "run 'ptosim <command> --help' for a command's options, 'ptosim --version' for the version\n";
 }
 
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   if (command == "run") return run_command(args);
   if (command == "exec") return exec_command(args);
   if (command == "config") return config_command(args);
+  if (command == "compare") return compare_command(args);
   if (command == "asm") return asm_command(args);
   if (command == "disasm") return disasm_command(args);
   if (command == "--version") {

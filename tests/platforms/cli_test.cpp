@@ -792,6 +792,54 @@ TEST_CASE("ptosim config prints the effective configuration and rejects bad keys
   CHECK(run_bad.err.find("local_memory.ports") != std::string::npos);
 }
 
+TEST_CASE("ptosim compare shows what a parameter changed between two runs' statistics", "[cli]") {
+  const std::string program = std::string(PTOSIM_SOURCE_DIR) + "/examples/softmax.pto";
+  const std::string narrow = scratch("narrow.json"), wide = scratch("wide.json");
+  REQUIRE(run("run " + program + " --quiet --stats " + narrow).status == 0);
+  REQUIRE(run("run " + program + " --quiet --set sfu.bytes_per_cycle=256 --stats " + wide).status == 0);
+  const auto a = nlohmann::json::parse(slurp(narrow)), b = nlohmann::json::parse(slurp(wide));
+  const Outcome r = run("compare " + narrow + " " + wide);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.rfind("A  " + narrow + ": " + program + ", full run, allocation queue:16, ptosim ", 0) == 0);
+  CHECK(r.out.find("note:") == std::string::npos);
+  CHECK(r.out.find("configuration: 1 of ") != std::string::npos);
+  CHECK(r.out.find("  sfu.bytes_per_cycle  128  256  2.000\n") != std::string::npos);
+  // The wider SFU shortens the run; the figure and its ratio are the statistics files'.
+  const std::uint64_t before = a["simulated_cycles"], after = b["simulated_cycles"];
+  REQUIRE(after < before);
+  char ratio[16];
+  std::snprintf(ratio, sizeof ratio, "%.3f", static_cast<double>(after) / static_cast<double>(before));
+  const std::size_t row = r.out.find("  simulated_cycles ");
+  REQUIRE(row != std::string::npos);
+  const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
+  CHECK(line.find(" " + std::to_string(before) + " ") != std::string::npos);
+  CHECK(line.find(" " + std::to_string(after) + " ") != std::string::npos);
+  CHECK(line.substr(line.size() - std::strlen(ratio)) == ratio);
+  CHECK(r.out.find("memories.local_memory_pe0.bytes_read") == std::string::npos);  // the same in both runs
+  const Outcome all = run("compare --all " + narrow + " " + wide);
+  REQUIRE(all.status == 0);
+  CHECK(all.out.find("  memories.local_memory_pe0.bytes_read ") != std::string::npos);
+  CHECK(all.out.find("  local_memory.ports ") != std::string::npos);
+
+  const Outcome help = run("compare --help");
+  CHECK(help.status == 0);
+  CHECK(help.out.rfind("usage: ptosim compare [--all] STATS.json STATS.json...\n", 0) == 0);
+  const Outcome one = run("compare " + narrow);
+  CHECK(one.status == 2);
+  CHECK(one.err.find("ptosim compare: at least two statistics files, 1 given") != std::string::npos);
+  const Outcome option = run("compare --every " + narrow + " " + wide);
+  CHECK(option.status == 2);
+  CHECK(option.err.find("unknown option '--every'") != std::string::npos);
+  // Every file's problem is named before the command gives up.
+  const std::string config = write_file("config.json", R"({"sfu": {"bytes_per_cycle": 256}})");
+  const Outcome wrong = run("compare " + narrow + " " + config + " " + scratch("absent.json"));
+  CHECK(wrong.status == 2);
+  CHECK(wrong.out.empty());
+  CHECK(wrong.err.find("ptosim compare: " + config + ": not a statistics file") != std::string::npos);
+  CHECK(wrong.err.find("ptosim compare: " + scratch("absent.json") + ": cannot read") != std::string::npos);
+}
+
 TEST_CASE("ptosim asm --hex prints each encoding with its canonical text", "[cli]") {
   const std::string src = write_file("prog.s", "BSTART.SFU TROWSUM, FP32\nB.DIM LB0=16\nB.IOT T#1, mask=1111, last, ->T<1>\nC.BSTOP\n");
   const Outcome r = run("asm " + src + " --hex");

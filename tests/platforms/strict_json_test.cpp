@@ -117,3 +117,16 @@ TEST_CASE("A strict JSON parse names the numbers that read as whole though they 
         std::map<std::string, std::string>{{"a.b", "0.99999999999999999"}, {"e[0]", "4096.0000000000001"}});
   CHECK((*parsed)["a"]["b"] == 1.0);  // the value stays what a plain parse reads
 }
+
+TEST_CASE("A strict JSON parse keeps the document's member order when asked for ordered JSON", "[json]") {
+  const std::string text = R"({"z": 1, "a": {"y": [2, {"c": 3, "b": 4}], "x": null}})";
+  std::vector<std::string> problems;
+  const auto ordered = parse_strict_json<nlohmann::ordered_json>(text, kRules, problems);
+  REQUIRE(ordered);
+  CHECK(problems.empty());
+  CHECK(ordered->dump() == R"({"z":1,"a":{"y":[2,{"c":3,"b":4}],"x":null}})");
+  CHECK(parse_strict_json(text, kRules, problems)->dump() == R"({"a":{"x":null,"y":[2,{"b":4,"c":3}]},"z":1})");
+  // Its checks are the same.
+  CHECK_FALSE(parse_strict_json<nlohmann::ordered_json>(R"({"a": 1, "b": {"c": 1, "c": 2}})", kRules, problems)->empty());
+  CHECK(problems == std::vector<std::string>{"key 'b.c' given twice"});
+}
