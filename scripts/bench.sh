@@ -35,37 +35,51 @@ echo "== CUBE core: MAC/s beside naive loops"
 echo
 
 # Wall time of the best of three runs (the simulation and closing its trace, as printed by the
-# bench), on one CPU; best2 on two.
-best() { best_on pin "$@"; }
-best2() { best_on pin2 "$@"; }
-best_on() {
-  local -n cpus=$1
-  shift
+# bench), on one CPU.
+best() {
   local best_line="" best_s=""
   for _ in 1 2 3; do
     local line s
-    line=$("${cpus[@]}" "$platform" "$@")
-    s=$(awk '{ for (i = 1; i < NF; ++i) if ($(i + 1) == "s") print $i }' <<<"$line")
+    line=$("${pin[@]}" "$platform" "$@")
+    s=$(seconds "$line")
     if [ -z "$best_s" ] || awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$s; best_line=$line; fi
   done
   echo "$best_line"
 }
 seconds() { awk '{ for (i = 1; i < NF; ++i) if ($(i + 1) == "s") print $i }' <<<"$1"; }
+# Figures compared with each other are measured in turns: `keep NAME COMMAND...` runs the command
+# once and keeps its line as NAME's if it is NAME's fastest so far; rounds of every variant in turn
+# put each in the same phases of the machine, whose speed drifts from minute to minute on a VM
+# (the runs of one variant in a row, then the other's, compared phases as much as variants).
+declare -A kept_line kept_s
+keep() {
+  local name=$1 line s
+  shift
+  line=$("$@")
+  s=$(seconds "$line")
+  if [ -z "${kept_s[$name]:-}" ] || awk -v a="$s" -v b="${kept_s[$name]}" 'BEGIN { exit !(a < b) }'; then
+    kept_s[$name]=$s
+    kept_line[$name]=$line
+  fi
+}
 
 echo "== platform: simulated cycles and bundles per wall-clock second"
 # The 128x128 workloads run long enough (0.1 s and more) for the per-bundle cost to dominate the
 # fixed cost of starting a simulation, which the section after this one shows on its own.
 for w in "$root"/examples/*.pto "--workload sfu128:$sfu_rounds" "--workload gemm:$gemm_steps"; do
-  # shellcheck disable=SC2086
-  functional=$(best $w --mode functional)
-  # shellcheck disable=SC2086
-  full=$(best $w --mode platform)
-  # shellcheck disable=SC2086
-  traced=$(best $w --mode platform --vcd "$out/trace.vcd")
-  echo "$functional"
-  echo "$full"
-  echo "$traced   (traced)"
-  awk -v p="$(seconds "$full")" -v f="$(seconds "$functional")" -v t="$(seconds "$traced")" \
+  kept_line=() kept_s=()
+  for _ in 1 2 3; do
+    # shellcheck disable=SC2086
+    keep functional "${pin[@]}" "$platform" $w --mode functional
+    # shellcheck disable=SC2086
+    keep full "${pin[@]}" "$platform" $w --mode platform
+    # shellcheck disable=SC2086
+    keep traced "${pin[@]}" "$platform" $w --mode platform --vcd "$out/trace.vcd"
+  done
+  echo "${kept_line[functional]}"
+  echo "${kept_line[full]}"
+  echo "${kept_line[traced]}   (traced)"
+  awk -v p="${kept_s[full]}" -v f="${kept_s[functional]}" -v t="${kept_s[traced]}" \
     'BEGIN { printf("   platform / functional cores = %.2f, traced / untraced = %.2f\n", f > 0 ? p / f : 0, p > 0 ? t / p : 0) }'
 done
 echo
@@ -73,36 +87,38 @@ echo "== start-up: one round of the SFU workload (elaboration, thread stacks, fi
 best --workload sfu128:1 --mode functional
 best --workload sfu128:1 --mode platform
 echo
-echo "== timing-only mode on a large tiled GEMM and a 128x128 SFU workload, untraced and traced"
+echo "== timing-only mode on a large tiled GEMM and a 128x128 SFU workload, untraced and traced (best of five rounds)"
 for w in "gemm:$timing_gemm_steps" "sfu128:$timing_sfu_rounds"; do
-  plain=$(best --workload "$w" --mode timing-only)
-  traced=$(best --workload "$w" --mode timing-only --vcd "$out/trace.vcd")
-  traced2=$(best2 --workload "$w" --mode timing-only --vcd "$out/trace.vcd" --trace-thread)
-  engines=$(best --workload "$w" --mode timing-only --vcd "$out/trace.vcd" --trace-modules dispatcher,sfu,cube)
-  echo "$plain"
-  echo "$traced   (traced: the writer in line)"
-  echo "$traced2   (traced, two CPUs: --trace-thread, the writer on a thread of its own)"
-  echo "$engines   (traced without the memories: --trace-modules dispatcher,sfu,cube)"
-  awk -v p="$(seconds "$plain")" -v t="$(seconds "$traced")" -v d="$(seconds "$traced2")" -v e="$(seconds "$engines")" \
+  kept_line=() kept_s=()
+  for _ in 1 2 3 4 5; do
+    keep plain "${pin[@]}" "$platform" --workload "$w" --mode timing-only
+    keep traced "${pin[@]}" "$platform" --workload "$w" --mode timing-only --vcd "$out/trace.vcd"
+    keep traced2 "${pin2[@]}" "$platform" --workload "$w" --mode timing-only --vcd "$out/trace.vcd" --trace-thread
+    keep engines "${pin[@]}" "$platform" --workload "$w" --mode timing-only --vcd "$out/trace.vcd" --trace-modules dispatcher,sfu,cube
+  done
+  echo "${kept_line[plain]}"
+  echo "${kept_line[traced]}   (traced: the writer in line)"
+  echo "${kept_line[traced2]}   (traced, two CPUs: --trace-thread, the writer on a thread of its own)"
+  echo "${kept_line[engines]}   (traced without the memories: --trace-modules dispatcher,sfu,cube)"
+  awk -v p="${kept_s[plain]}" -v t="${kept_s[traced]}" -v d="${kept_s[traced2]}" -v e="${kept_s[engines]}" \
     'BEGIN { printf("   traced / untraced = %.2f in line, %.2f with --trace-thread on two CPUs (without the memories %.2f)\n", p > 0 ? t / p : 0, p > 0 ? d / p : 0, p > 0 ? e / p : 0) }'
 done
 echo
 echo "== ptosim run --timing-only end to end (loading, simulation, and with --vcd the trace and its layout), one CPU"
 "$platform" --workload "gemm:$timing_gemm_steps" --mode text >"$out/gemm.pto"
-run_wall() {  # the best wall time of three runs of ptosim run with these arguments, in seconds
-  local best_s=""
-  for _ in 1 2 3; do
-    local start end s
-    start=$(date +%s.%N)
-    "${pin[@]}" "$build/platforms/ptosim" run --timing-only --quiet --allocation queue:2 "$@" >/dev/null
-    end=$(date +%s.%N)
-    s=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
-    if [ -z "$best_s" ] || awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$s; fi
-  done
-  echo "$best_s"
+timed_run() {  # one ptosim run with these arguments, its wall time printed as "SECONDS s" (for keep)
+  local start end
+  start=$(date +%s.%N)
+  "${pin[@]}" "$build/platforms/ptosim" run --timing-only --quiet --allocation queue:2 "$@" >/dev/null
+  end=$(date +%s.%N)
+  awk -v a="$start" -v b="$end" 'BEGIN { print b - a, "s" }'
 }
-plain=$(run_wall "$out/gemm.pto")
-traced=$(run_wall "$out/gemm.pto" --vcd "$out/run.vcd")
+kept_line=() kept_s=()
+for _ in 1 2 3; do
+  keep plain timed_run "$out/gemm.pto"
+  keep traced timed_run "$out/gemm.pto" --vcd "$out/run.vcd"
+done
+plain=${kept_s[plain]} traced=${kept_s[traced]}
 awk -v p="$plain" -v t="$traced" -v n="$timing_gemm_steps" \
   'BEGIN { printf("gemm:%d   untraced %.3f s (%.0f bundles/s), traced %.3f s: traced / untraced = %.2f\n", n, p, n / p, t, t / p) }'
 echo
