@@ -39,9 +39,9 @@ class VcdRecorder {
     before_open();
     return m_writer.declare(scope, name, width, start);
   }
-  int declare_group() {
+  int declare_group(bool mirror = false) {
     before_open();
-    return m_writer.declare_group();
+    return m_writer.declare_group(mirror);
   }
   void join(int group, int signal) {
     before_open();

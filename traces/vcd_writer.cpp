@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 namespace ptosim::traces {
 
@@ -107,9 +110,12 @@ int VcdWriter::declare(const std::string& scope, const std::string& name, unsign
   return static_cast<int>(m_signals.size() - 1);
 }
 
-int VcdWriter::declare_group() {
+int VcdWriter::declare_group(bool mirror) {
   m_groups.emplace_back();
-  return static_cast<int>(m_groups.size() - 1);
+  m_group_parts.push_back(0);
+  const int group = static_cast<int>(m_groups.size() - 1);
+  if (mirror) m_mirrors.push_back(Mirror{group, {}, {}});
+  return group;
 }
 
 void VcdWriter::join(int group, int signal) {
@@ -123,6 +129,8 @@ bool VcdWriter::open(const std::string& path, const std::string& timescale_comme
   m_out.open(path);
   if (!m_out) return false;
   m_open = true;
+  m_path = path;
+  std::vector<std::uint64_t> code_at(m_declared.size());  // where each signal's code lies
   m_begin = window_begin_ps;
   m_end = window_end_ps;
   m_out << "$comment " << timescale_comment << " $end\n$timescale 1ps $end\n";
@@ -140,7 +148,9 @@ bool VcdWriter::open(const std::string& path, const std::string& timescale_comme
       m_out << "$scope module " << parts[i] << " $end\n";
       open_scopes.push_back(parts[i]);
     }
-    m_out << "$var wire " << s.width << ' ' << s.code << ' ' << s.name;
+    m_out << "$var wire " << s.width << ' ';
+    code_at[static_cast<std::size_t>(&s - m_declared.data())] = static_cast<std::uint64_t>(m_out.tellp());
+    m_out << s.code << ' ' << s.name;
     if (s.width > 1) m_out << " [" << s.width - 1 << ":0]";
     m_out << " $end\n";
   }
@@ -149,7 +159,118 @@ bool VcdWriter::open(const std::string& path, const std::string& timescale_comme
     open_scopes.pop_back();
   }
   m_out << "$enddefinitions $end\n";
+  join_mirrors(code_at);
   return true;
+}
+
+void VcdWriter::join_mirrors(const std::vector<std::uint64_t>& code_at) {
+  std::error_code error;
+  const bool regular = std::filesystem::is_regular_file(m_path, error);
+  for (std::size_t m = 0; m < m_mirrors.size(); ++m) {
+    Mirror& mirror = m_mirrors[m];
+    mirror.members = m_groups[static_cast<std::size_t>(mirror.group)];
+    const std::vector<int>& members = mirror.members;
+    bool one = regular && members.size() > 1;
+    for (std::size_t i = 0; one && i < members.size(); ++i) {
+      const auto id = static_cast<std::size_t>(members[i]);
+      one = members[i] == members[0] + static_cast<int>(i) && m_declared[id].width == m_declared[static_cast<std::size_t>(members[0])].width &&
+            m_signals[id].mirror < 0;  // one mirror each
+    }
+    if (!one) continue;
+    mirror.one = true;
+    for (std::size_t i = 1; i < members.size(); ++i) mirror.codes.push_back(code_at[static_cast<std::size_t>(members[i])]);
+    for (const int id : members) m_signals[static_cast<std::size_t>(id)].mirror = static_cast<int>(m);
+    m_groups[static_cast<std::size_t>(mirror.group)] = {members[0]};
+  }
+  mark_parting_groups();
+}
+
+void VcdWriter::mark_parting_groups() {
+  for (std::size_t g = 0; g < m_groups.size(); ++g) {
+    const bool own = std::any_of(m_mirrors.begin(), m_mirrors.end(), [&](const Mirror& m) { return m.one && m.group == static_cast<int>(g); });
+    m_group_parts[g] = !own && std::any_of(m_groups[g].begin(), m_groups[g].end(),
+                                           [&](int id) { return m_signals[static_cast<std::size_t>(id)].mirror >= 0; });
+  }
+}
+
+void VcdWriter::part(int m) {
+  Mirror& mirror = m_mirrors[static_cast<std::size_t>(m)];
+  mirror.one = false;
+  const int first_id = mirror.members[0];
+  const State& first = m_signals[static_cast<std::size_t>(first_id)];
+  if (m_body_started) {
+    std::vector<std::string> copies;
+    for (std::size_t i = 1; i < mirror.members.size(); ++i) copies.push_back(m_declared[static_cast<std::size_t>(mirror.members[i])].code);
+    if (!copy_lines(m_declared[static_cast<std::size_t>(first_id)].code, copies)) m_failed = true;
+  }
+  // The others take the first's state; staged at this time, they follow it, as the group stages them.
+  std::size_t at = 0;
+  if (first.staged)
+    at = static_cast<std::size_t>(std::find(m_staged.begin(), m_staged.begin() + static_cast<std::ptrdiff_t>(m_staged_count), first_id) -
+                                  m_staged.begin()) + 1;
+  for (std::size_t i = 1; i < mirror.members.size(); ++i) {
+    State& s = m_signals[static_cast<std::size_t>(mirror.members[i])];
+    s.value = first.value;
+    s.shown = first.shown;
+    if (first.staged) {
+      s.staged = true;
+      m_staged.insert(m_staged.begin() + static_cast<std::ptrdiff_t>(at++), mirror.members[i]);
+      m_staged.pop_back();  // sized for every signal once: the last slot is free
+      ++m_staged_count;
+    }
+  }
+  for (const int id : mirror.members) m_signals[static_cast<std::size_t>(id)].mirror = -1;
+  m_groups[static_cast<std::size_t>(mirror.group)] = mirror.members;
+  mark_parting_groups();
+}
+
+void VcdWriter::part_members(int group) {
+  for (const int id : m_groups[static_cast<std::size_t>(group)])
+    if (const int m = m_signals[static_cast<std::size_t>(id)].mirror; m >= 0) part(m);
+}
+
+bool VcdWriter::copy_lines(const std::string& code, const std::vector<std::string>& copies) {
+  flush();
+  m_out.close();
+  const std::string temp = m_path + ".parting";
+  {
+    std::ifstream in(m_path, std::ios::binary);
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    bool body = false;
+    for (std::string line; in && out && std::getline(in, line);) {
+      out << line << '\n';
+      if (!body) {
+        body = line == "$enddefinitions $end";
+        continue;
+      }
+      if (line.empty() || line[0] == '#' || line[0] == '$') continue;
+      // A vector's value ends at its blank, a bit's after its one character.
+      const std::size_t value = line[0] == 'b' ? line.rfind(' ') + 1 : 1;
+      if (value > line.size() || line.compare(value, std::string::npos, code) != 0) continue;
+      for (const std::string& c : copies) out.write(line.data(), static_cast<std::streamsize>(value)) << c << '\n';
+    }
+    if (!in.eof() || !out.flush()) {
+      std::remove(temp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temp.c_str(), m_path.c_str()) != 0) return false;
+  m_out.open(m_path, std::ios::binary | std::ios::app);
+  return static_cast<bool>(m_out);
+}
+
+void VcdWriter::name_mirrors() {
+  for (const Mirror& mirror : m_mirrors) {
+    if (!mirror.one) continue;
+    const std::string& first = m_declared[static_cast<std::size_t>(mirror.members[0])].code;
+    for (std::size_t i = 0; i < mirror.codes.size(); ++i) {
+      // A later signal's code is no shorter: blanks fill the rest, as VCD allows between words.
+      std::string code = first;
+      code.resize(m_declared[static_cast<std::size_t>(mirror.members[i + 1])].code.size(), ' ');
+      m_out.seekp(static_cast<std::streamoff>(mirror.codes[i]));
+      m_out.write(code.data(), static_cast<std::streamsize>(code.size()));
+    }
+  }
 }
 
 inline char* VcdWriter::room(std::size_t lines) {
@@ -220,6 +341,8 @@ void VcdWriter::start_body() {
   m_last_time = m_begin;
   write_text("$dumpvars\n");
   for (const State& s : m_signals) {
+    // A mirror's other members are its first while they are one.
+    if (s.mirror >= 0 && m_mirrors[static_cast<std::size_t>(s.mirror)].members[0] != static_cast<int>(&s - m_signals.data())) continue;
     char* p = room(1);
     if (s.start == kUnknown && s.shown == kUnknown) {  // not set yet
       p = s.vector ? std::copy_n("bx", 2, p) : std::copy_n("x", 1, p);
@@ -324,9 +447,10 @@ bool VcdWriter::close(std::uint64_t end_time_ps) {
   const std::uint64_t end = end_time_ps < m_end ? end_time_ps : m_end;
   if (end > m_last_time) used_to(put_time(room(1), end));
   flush();
+  name_mirrors();
   m_out.close();
   m_open = false;
-  return static_cast<bool>(m_out);  // a failed write or close leaves the stream failed
+  return m_out && !m_failed;  // a failed write or close leaves the stream failed
 }
 
 }  // namespace ptosim::traces

@@ -27,8 +27,15 @@ class VcdWriter {
   /// std::invalid_argument for an unknown start at 64 bits.
   int declare(const std::string& scope, const std::string& name, unsigned width, Start start = Start::Zero);
   /// Declares an empty group of signals that counts are added to together (see add_at), such as
-  /// the instances of a memory that book alike while they mirror.
-  int declare_group();
+  /// the instances of a memory that book alike while they mirror. A `mirror` group's signals take
+  /// the same values for as long as nothing but the group changes them: while that holds, only its
+  /// first signal's lines are written, and if it holds to the end, the header names the others by
+  /// the first's code (VCD's way of saying that several variables are one signal). A change of a
+  /// member by any other way (a change, another group) parts them: the lines written so far are
+  /// copied for the others (the trace is then what it would have been without the mirror), and they
+  /// are written separately from there on. Members must be declared one after another, of one width,
+  /// and the output a regular file (a pipe cannot be read back), or the group is a plain one.
+  int declare_group(bool mirror = false);
   /// std::invalid_argument for a signal of unknown start: counts start at zero.
   void join(int group, int signal);
   /// The value signal `id` has before its first change: 0, or kUnknown.
@@ -147,6 +154,7 @@ class VcdWriter {
     std::uint64_t start = 0;  ///< the value before the first change (0, or kUnknown)
     bool staged = false;      ///< changed at the time not yet written
     bool vector = false;      ///< wider than a bit: "b" before the value, " " after it
+    int mirror = -1;          ///< the mirror (index of m_mirrors) it is one with, if any
     std::uint8_t tail_len = 0;
     char tail[12] = {};  ///< what follows the value on its line: (" " for vectors) the code, "\n"
     /// Signals of up to 8 bits: every value's whole line, formatted once.
@@ -158,11 +166,13 @@ class VcdWriter {
   };
   void stage(int id, std::uint64_t value) {
     State& s = m_signals[static_cast<std::size_t>(id)];
+    if (s.mirror >= 0) [[unlikely]] part(s.mirror);
     s.value = value;
     mark_staged(s, id, m_staged.data(), m_staged_count);
   }
   /// Stages `delta` (two's complement) added to each signal of `group`.
   void add_now(int group, std::uint64_t delta) {
+    if (m_group_parts[static_cast<std::size_t>(group)]) [[unlikely]] part_members(group);
     // Locals: a value's store could alias the members (both std::uint64_t), which the compiler
     // would otherwise reload for each signal.
     State* const signals = m_signals.data();
@@ -201,6 +211,30 @@ class VcdWriter {
   void used_to(const char* end) { m_used = static_cast<std::size_t>(end - m_buf.data()); }
   /// Formats `s`'s line for `value` at `p`; returns its end.
   static char* format_line(char* p, const State& s, std::uint64_t value);
+  /// Mirror groups (declare_group): while a group's members are one, its list holds the first
+  /// alone, the members' `mirror` says which one they belong to, and every other group holding a
+  /// member is marked in m_group_parts (a change through it parts them).
+  struct Mirror {
+    int group;
+    std::vector<int> members;          ///< the first, then the others, by id
+    std::vector<std::uint64_t> codes;  ///< where each other member's code lies in the header
+    bool one = false;                  ///< only the first's lines are written
+  };
+  /// Makes the mirrors that can be one so, as the output opens (`code_at`: where each signal's code
+  /// lies in the header).
+  void join_mirrors(const std::vector<std::uint64_t>& code_at);
+  /// Marks the groups whose change parts a mirror (m_group_parts).
+  void mark_parting_groups();
+  /// Parts mirror `m`: copies the first member's lines written so far for the others, gives them
+  /// its state, and writes them separately from here on.
+  void part(int m);
+  /// Parts the mirrors whose members `group` holds.
+  void part_members(int group);
+  /// Rewrites the output with each line of signal `code` followed by the same value for each of
+  /// `copies`; false if that failed.
+  bool copy_lines(const std::string& code, const std::vector<std::string>& copies);
+  /// Names each mirror still one by its first member's code in the header.
+  void name_mirrors();
   void write_text(const char* text);  ///< a line shorter than kLongestLine
   void flush();
   void start_body();
@@ -219,6 +253,10 @@ class VcdWriter {
   std::vector<int> m_staged;     ///< signals changed at m_now, in order of their first change
   std::size_t m_staged_count = 0;
   std::vector<std::vector<int>> m_groups;  ///< their signals
+  std::vector<char> m_group_parts;  ///< by group: changing it parts a mirror (see Mirror)
+  std::vector<Mirror> m_mirrors;
+  std::string m_path;
+  bool m_failed = false;  ///< parting a mirror could not rewrite the output
   TimeOrdered<Scheduled> m_scheduled;  ///< changes known ahead, those of one time in the order made
   std::ofstream m_out;
   bool m_open = false;  ///< m_out is open (asked once per time written)

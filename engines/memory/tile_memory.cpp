@@ -41,7 +41,7 @@ void TileMemory::trace_to(traces::VcdRecorder& rec, unsigned instance, const std
   const int signal = rec.declare(scope, "active_ports", traces::VcdRecorder::width_for(in.ports.counts().port_bytes.size()));
   in.trace_group = rec.declare_group();
   rec.join(in.trace_group, signal);
-  if (m_trace_all < 0) m_trace_all = rec.declare_group();
+  if (m_trace_all < 0) m_trace_all = rec.declare_group(true);  // alike while they mirror
   rec.join(m_trace_all, signal);
 }
 

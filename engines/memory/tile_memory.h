@@ -15,7 +15,8 @@
 // fills the copies in and books each. It is exact: the copies are alike by the initiator's word,
 // the instances by the memory's bookkeeping, and instances that parted mirror again only once
 // their bookings that can still delay an access are equal. Port activity is traced per instance,
-// instance 0's bookings counting for all while they mirror.
+// instance 0's bookings counting for all while they mirror (through a mirror group of the
+// recorder, which writes the instances as one signal until they part).
 #pragma once
 
 #include <cstdint>

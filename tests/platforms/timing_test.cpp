@@ -4,6 +4,7 @@
 // timing parameters never change a result.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -18,6 +19,7 @@
 using ptosim::test::dumps_of;
 using ptosim::test::fst_round_trip_problem;
 using ptosim::test::run_program;
+using ptosim::test::RunResult;
 using ptosim::test::scratch;
 using ptosim::test::slurp;
 using ptosim::test::Waves;
@@ -377,6 +379,61 @@ TEST_CASE("The VCD shows what the statistics count: busy engines, dispatcher sta
     }
   }
   CHECK(stalls_seen.size() == 4);  // every kind of stall was traced
+}
+
+TEST_CASE("The four Local memories' port counts are one VCD signal while they book alike and part exactly", "[timing]") {
+  const auto local_codes = [](const std::string& vcd) {
+    std::set<std::string> codes;
+    std::istringstream lines(slurp(vcd));
+    for (std::string line, scope; std::getline(lines, line);) {
+      if (line.rfind("$scope module ", 0) == 0) scope = line.substr(14, line.find(' ', 14) - 14);
+      if (line.rfind("$var wire 2 ", 0) == 0 && scope.rfind("local_memory_pe", 0) == 0) codes.insert(line.substr(12, line.find(' ', 12) - 12));
+      if (line == "$enddefinitions $end") break;
+    }
+    return codes;
+  };
+  const auto check_counts = [](const Waves& waves, const RunResult& r) {
+    const std::uint64_t period = r.stats["clock_period_ps"].get<std::uint64_t>();
+    for (const auto& [memory, counts] : r.stats["memories"].items()) {
+      std::uint64_t busy = 0;
+      for (const auto& port : counts["ports"]) busy += port["busy_cycles"].get<std::uint64_t>();
+      CHECK(waves.integral("top." + memory + ".active_ports") == busy * period);
+    }
+  };
+  // Every bundle on every PE: the four are one from start to end.
+  const std::string gemm = scratch("one_signal.vcd");
+  const auto all = run_program("one_signal", slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/gemm.pto"), "--quiet --vcd " + gemm);
+  REQUIRE(all.status == 0);
+  CHECK(local_codes(gemm).size() == 1);
+  const Waves one(gemm);
+  CHECK(one.changes.at("top.local_memory_pe0.active_ports").size() > 4);
+  for (const char* pe : {"pe1", "pe2", "pe3"})
+    CHECK(one.changes.at(std::string("top.local_memory_") + pe + ".active_ports") == one.changes.at("top.local_memory_pe0.active_ports"));
+  check_counts(one, all);
+  CHECK(fst_round_trip_problem(gemm) == "");
+
+  // A bundle on PE0 and PE1 only, between bundles on every PE: the four part there, the lines
+  // written before copied for each.
+  const std::string bundle = "BSTART.SFU TROWSUM, FP32\nB.DIM zero, 8, ->LB0\nB.DIM zero, 4, ->LB1\n";
+  const std::string program = ".tile T#1 FP32 cols=8 capacity=256 valid=4x8\n.random T#1 seed=3\n" + bundle +
+                              "B.IOT T#1, mask=1111, last, ->U<1>\nBSTOP\n" + bundle + "B.IOT T#1, mask=1100, last, ->U<1>\nBSTOP\n" +
+                              bundle + "B.IOT T#1, mask=1111, last, ->U<1>\nBSTOP\n";
+  const std::string parted = scratch("parted.vcd");
+  const auto r = run_program("parted", program, "--quiet --vcd " + parted);
+  REQUIRE(r.status == 0);
+  CHECK(local_codes(parted).size() == 4);
+  const Waves waves(parted);
+  const auto& pe0 = waves.changes.at("top.local_memory_pe0.active_ports");
+  const auto& pe3 = waves.changes.at("top.local_memory_pe3.active_ports");
+  CHECK(waves.changes.at("top.local_memory_pe1.active_ports") == pe0);
+  CHECK(waves.changes.at("top.local_memory_pe2.active_ports") == pe3);
+  CHECK(pe3 != pe0);
+  // The first bundle's activity, written before they parted, shows on PE3 as on PE0.
+  REQUIRE(pe3.size() >= 4);
+  CHECK(std::equal(pe3.begin(), pe3.begin() + 2, pe0.begin()));
+  CHECK(r.stats["memories"]["local_memory_pe0"]["accesses"] > r.stats["memories"]["local_memory_pe3"]["accesses"]);
+  check_counts(waves, r);
+  CHECK(fst_round_trip_problem(parted) == "");
 }
 
 TEST_CASE("A traced bundle id is unknown (x) until its first bundle, so bundle 0 shows", "[timing]") {

@@ -15,7 +15,8 @@
 namespace ptosim::test {
 
 /// A VCD's value changes by signal ("top.sfu.busy"), as (time, value), and its last time; an
-/// unknown value (x, in any of its bits) reads as kUnknown.
+/// unknown value (x, in any of its bits) reads as kUnknown. Variables that share a code (one
+/// signal under several names) each have its changes.
 struct Waves {
   static constexpr std::uint64_t kUnknown = ~std::uint64_t{0};
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> changes;
@@ -24,7 +25,7 @@ struct Waves {
   explicit Waves(const std::string& path) {
     std::ifstream in(path);
     std::vector<std::string> scopes;
-    std::map<std::string, std::string> name_of;  // by code
+    std::map<std::string, std::vector<std::string>> names_of;  // by code: a code may name several variables
     std::uint64_t time = 0;
     bool body = false;  // value changes only after the definitions (a "$timescale 1ps" is none)
     for (std::string line; std::getline(in, line);) {
@@ -44,7 +45,7 @@ struct Waves {
           std::string kind, width, code, name, path;
           words >> kind >> width >> code >> name;
           for (const std::string& s : scopes) path += s + ".";
-          name_of[code] = path + name;
+          names_of[code].push_back(path + name);
         }
       } else if (!w.empty() && w[0] == '#') {
         time = std::stoull(w.substr(1));
@@ -52,9 +53,11 @@ struct Waves {
       } else if (!w.empty() && w[0] == 'b') {
         std::string code;
         words >> code;
-        changes[name_of.at(code)].emplace_back(time, w.find_first_of("xX") != std::string::npos ? kUnknown : std::stoull(w.substr(1), nullptr, 2));
+        const std::uint64_t value = w.find_first_of("xX") != std::string::npos ? kUnknown : std::stoull(w.substr(1), nullptr, 2);
+        for (const std::string& name : names_of.at(code)) changes[name].emplace_back(time, value);
       } else if (w.size() > 1 && (w[0] == '0' || w[0] == '1' || w[0] == 'x' || w[0] == 'X')) {
-        changes[name_of.at(w.substr(1))].emplace_back(time, w[0] == 'x' || w[0] == 'X' ? kUnknown : std::uint64_t(w[0] - '0'));
+        const std::uint64_t value = w[0] == 'x' || w[0] == 'X' ? kUnknown : std::uint64_t(w[0] - '0');
+        for (const std::string& name : names_of.at(w.substr(1))) changes[name].emplace_back(time, value);
       }
     }
   }
