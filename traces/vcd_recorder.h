@@ -29,7 +29,8 @@ class VcdRecorder {
 
   explicit VcdRecorder(Threading threading = Threading::InLine);
   /// Without close() (a run that failed), the reports not yet written are dropped and the output
-  /// is left as far as it was written.
+  /// is left as far as it was written (a mirror group still one with its first member's lines only,
+  /// see VcdWriter::declare_group).
   ~VcdRecorder();
   VcdRecorder(const VcdRecorder&) = delete;
   VcdRecorder& operator=(const VcdRecorder&) = delete;

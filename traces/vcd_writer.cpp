@@ -232,7 +232,9 @@ void VcdWriter::part_members(int group) {
 bool VcdWriter::copy_lines(const std::string& code, const std::vector<std::string>& copies) {
   flush();
   m_out.close();
-  const std::string temp = m_path + ".parting";
+  // A name beside the output that nothing has (the rename stays within one file system).
+  std::string temp = m_path + ".parting";
+  for (int n = 1; std::filesystem::exists(temp); ++n) temp = m_path + ".parting" + std::to_string(n);
   {
     std::ifstream in(m_path, std::ios::binary);
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);

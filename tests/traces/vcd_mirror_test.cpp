@@ -192,3 +192,20 @@ TEST_CASE("VcdRecorder: a mirror that cannot be parted, its output gone, fails t
   rec.add_at(m.own[1], 1, 30);
   CHECK_FALSE(rec.close(40));
 }
+
+TEST_CASE("VcdRecorder: parting a mirror leaves a file of the user's beside the output alone", "[traces]") {
+  const TraceFile file("mirror_beside");
+  const std::string beside = file.path + ".parting";
+  std::ofstream(beside) << "mine";
+  VcdRecorder rec;
+  const Instances m(rec, true);
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
+  rec.add_at(m.all, 1, 10);
+  rec.change(m.before, 1, 20);
+  rec.add_at(m.own[2], 1, 30);
+  CHECK(rec.close(40));
+  CHECK(slurp(beside) == "mine");
+  CHECK(std::remove((file.path + ".parting1").c_str()) != 0);  // the temporary is gone
+  std::remove(beside.c_str());
+  CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\nb0 #\nb0 $\n0%\n$end\n#10\nb1 \"\nb1 #\nb1 $\n#20\nb1 !\n#30\nb10 $\n#40\n");
+}
