@@ -257,7 +257,9 @@ bool VcdWriter::copy_lines(const std::string& code, const std::vector<std::strin
     }
   }
   if (std::rename(temp.c_str(), m_path.c_str()) != 0) return false;
-  m_out.open(m_path, std::ios::binary | std::ios::app);
+  // Opened to write on at its end, not to append: another mirror may yet be named in the header.
+  m_out.open(m_path, std::ios::binary | std::ios::in | std::ios::out);
+  m_out.seekp(0, std::ios::end);
   return static_cast<bool>(m_out);
 }
 

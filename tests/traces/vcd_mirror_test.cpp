@@ -209,3 +209,27 @@ TEST_CASE("VcdRecorder: parting a mirror leaves a file of the user's beside the 
   std::remove(beside.c_str());
   CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\nb0 #\nb0 $\n0%\n$end\n#10\nb1 \"\nb1 #\nb1 $\n#20\nb1 !\n#30\nb10 $\n#40\n");
 }
+
+TEST_CASE("VcdRecorder: of two mirror groups, one parts and the other stays one", "[traces]") {
+  const auto threading = GENERATE(Threading::InLine, Threading::OwnThread);
+  const TraceFile file("mirror_two");
+  VcdRecorder rec(threading);
+  const int a0 = rec.declare("top.a0", "n", 2), a1 = rec.declare("top.a1", "n", 2);
+  const int b0 = rec.declare("top.b0", "n", 2), b1 = rec.declare("top.b1", "n", 2);
+  const int as = rec.declare_group(true), bs = rec.declare_group(true), b1_alone = rec.declare_group();
+  rec.join(as, a0);
+  rec.join(as, a1);
+  rec.join(bs, b0);
+  rec.join(bs, b1);
+  rec.join(b1_alone, b1);
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
+  rec.add_at(as, 1, 10);
+  rec.add_at(bs, 1, 10);
+  rec.add_at(b1_alone, 1, 20);  // parts the b's
+  rec.add_at(as, 1, 30);
+  CHECK(rec.close(40));
+  const std::string text = slurp(file.path);
+  CHECK(text.find("$scope module a1 $end\n$var wire 2 ! n [1:0] $end\n") != std::string::npos);
+  CHECK(text.find("$scope module b1 $end\n$var wire 2 $ n [1:0] $end\n") != std::string::npos);
+  CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 #\nb0 $\n$end\n#10\nb1 !\nb1 #\nb1 $\n#20\nb10 $\n#30\nb10 !\n#40\n");
+}
