@@ -232,9 +232,11 @@ void VcdWriter::part_members(int group) {
 bool VcdWriter::copy_lines(const std::string& code, const std::vector<std::string>& copies) {
   flush();
   m_out.close();
-  // A name beside the output that nothing has (the rename stays within one file system).
+  // The lines are copied into a file beside the output that nothing has, then back into the output
+  // itself (not renamed over it: a link to it, or the file a symbolic link names, stays the trace).
   std::string temp = m_path + ".parting";
   for (int n = 1; std::filesystem::exists(temp); ++n) temp = m_path + ".parting" + std::to_string(n);
+  bool copied = false;
   {
     std::ifstream in(m_path, std::ios::binary);
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
@@ -251,16 +253,15 @@ bool VcdWriter::copy_lines(const std::string& code, const std::vector<std::strin
       if (value > line.size() || line.compare(value, std::string::npos, code) != 0) continue;
       for (const std::string& c : copies) out.write(line.data(), static_cast<std::streamsize>(value)) << c << '\n';
     }
-    if (!in.eof() || !out.flush()) {
-      std::remove(temp.c_str());
-      return false;
-    }
+    copied = in.eof() && out.flush();
   }
-  if (std::rename(temp.c_str(), m_path.c_str()) != 0) return false;
-  // Opened to write on at its end, not to append: another mirror may yet be named in the header.
-  m_out.open(m_path, std::ios::binary | std::ios::in | std::ios::out);
-  m_out.seekp(0, std::ios::end);
-  return static_cast<bool>(m_out);
+  if (copied) {
+    std::ifstream in(temp, std::ios::binary);
+    m_out.open(m_path, std::ios::binary | std::ios::trunc);  // written on at its end from here
+    copied = in && m_out << in.rdbuf() && m_out.flush();
+  }
+  std::remove(temp.c_str());
+  return copied;
 }
 
 void VcdWriter::name_mirrors() {

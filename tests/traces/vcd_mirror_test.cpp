@@ -233,3 +233,25 @@ TEST_CASE("VcdRecorder: of two mirror groups, one parts and the other stays one"
   CHECK(text.find("$scope module b1 $end\n$var wire 2 $ n [1:0] $end\n") != std::string::npos);
   CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 #\nb0 $\n$end\n#10\nb1 !\nb1 #\nb1 $\n#20\nb10 $\n#30\nb10 !\n#40\n");
 }
+
+TEST_CASE("VcdRecorder: parting a mirror rewrites the file a symbolic link names, not the link", "[traces]") {
+  const TraceFile target("mirror_target"), link("mirror_link");
+  REQUIRE(symlink(target.path.c_str(), link.path.c_str()) == 0);
+  const auto write = [](const std::string& path, bool mirror) {
+    VcdRecorder rec;
+    const Instances m(rec, mirror);
+    REQUIRE(rec.open(path, "test", 0, kForever));
+    rec.add_at(m.all, 1, 10);
+    rec.change(m.before, 1, 20);
+    rec.add_at(m.own[1], 1, 30);
+    CHECK(rec.close(40));
+  };
+  write(link.path, true);
+  struct stat st {};
+  REQUIRE(lstat(link.path.c_str(), &st) == 0);
+  CHECK(S_ISLNK(st.st_mode));
+  const std::string through_link = slurp(target.path);
+  const TraceFile plain("mirror_plain_ref");
+  write(plain.path, false);
+  CHECK(through_link == slurp(plain.path));
+}
