@@ -2,6 +2,7 @@
 #include "traces/vcd_writer.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -171,10 +172,14 @@ void VcdWriter::join_mirrors(const std::vector<std::uint64_t>& code_at) {
     mirror.members = m_groups[static_cast<std::size_t>(mirror.group)];
     const std::vector<int>& members = mirror.members;
     bool one = regular && members.size() > 1;
+    const State& first = m_signals[static_cast<std::size_t>(members[0])];
     for (std::size_t i = 0; one && i < members.size(); ++i) {
       const auto id = static_cast<std::size_t>(members[i]);
+      const State& s = m_signals[id];
+      // Declared one after another, of one width, in one mirror only, and alike so far (a change
+      // may be recorded before the output opens).
       one = members[i] == members[0] + static_cast<int>(i) && m_declared[id].width == m_declared[static_cast<std::size_t>(members[0])].width &&
-            m_signals[id].mirror < 0;  // one mirror each
+            s.mirror < 0 && !s.staged && s.value == first.value && s.shown == first.shown;
     }
     if (!one) continue;
     mirror.one = true;
@@ -198,7 +203,7 @@ void VcdWriter::part(int m) {
   mirror.one = false;
   const int first_id = mirror.members[0];
   const State& first = m_signals[static_cast<std::size_t>(first_id)];
-  if (m_body_started) {
+  if (m_open && m_body_started) {  // after close, the file is as it was closed
     std::vector<std::string> copies;
     for (std::size_t i = 1; i < mirror.members.size(); ++i) copies.push_back(m_declared[static_cast<std::size_t>(mirror.members[i])].code);
     if (!copy_lines(m_declared[static_cast<std::size_t>(first_id)].code, copies)) m_failed = true;
@@ -231,35 +236,48 @@ void VcdWriter::part_members(int group) {
 
 bool VcdWriter::copy_lines(const std::string& code, const std::vector<std::string>& copies) {
   flush();
+  if (!m_out) return false;  // a line is missing already
   m_out.close();
-  // The lines are copied into a file beside the output that nothing has, then back into the output
-  // itself (not renamed over it: a link to it, or the file a symbolic link names, stays the trace).
-  std::string temp = m_path + ".parting";
-  for (int n = 1; std::filesystem::exists(temp); ++n) temp = m_path + ".parting" + std::to_string(n);
-  bool copied = false;
+  if (!m_out) return false;
+  // The lines go into a file created beside the output (never one that exists, which could be a
+  // link), then back into the output itself rather than renamed over it: a link to the output, or
+  // the file a symbolic link names, stays the trace.
+  std::string temp;
+  std::FILE* copy = nullptr;
+  for (int n = 0; !copy && n < 1000; ++n) {
+    temp = m_path + ".parting" + (n == 0 ? "" : std::to_string(n));
+    copy = std::fopen(temp.c_str(), "w+bx");
+    if (!copy && errno != EEXIST) break;
+  }
+  if (!copy) return false;
+  const auto put = [&](const char* text, std::size_t size) { return std::fwrite(text, 1, size, copy) == size; };
+  bool copied = true;
   {
     std::ifstream in(m_path, std::ios::binary);
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     bool body = false;
-    for (std::string line; in && out && std::getline(in, line);) {
-      out << line << '\n';
+    for (std::string line; copied && std::getline(in, line);) {
+      line += '\n';
+      copied = put(line.data(), line.size());
       if (!body) {
-        body = line == "$enddefinitions $end";
+        body = line == "$enddefinitions $end\n";
         continue;
       }
-      if (line.empty() || line[0] == '#' || line[0] == '$') continue;
+      if (line[0] == '\n' || line[0] == '#' || line[0] == '$') continue;
       // A vector's value ends at its blank, a bit's after its one character.
       const std::size_t value = line[0] == 'b' ? line.rfind(' ') + 1 : 1;
-      if (value > line.size() || line.compare(value, std::string::npos, code) != 0) continue;
-      for (const std::string& c : copies) out.write(line.data(), static_cast<std::streamsize>(value)) << c << '\n';
+      if (value >= line.size() || line.compare(value, line.size() - 1 - value, code) != 0) continue;
+      for (const std::string& c : copies) copied = copied && put(line.data(), value) && put(c.data(), c.size()) && put("\n", 1);
     }
-    copied = in.eof() && out.flush();
+    copied = copied && in.eof() && std::fflush(copy) == 0;
   }
   if (copied) {
-    std::ifstream in(temp, std::ios::binary);
+    std::rewind(copy);
     m_out.open(m_path, std::ios::binary | std::ios::trunc);  // written on at its end from here
-    copied = in && m_out << in.rdbuf() && m_out.flush();
+    for (std::size_t n; m_out && (n = std::fread(m_buf.data(), 1, m_buf.size(), copy)) > 0;)
+      m_out.write(m_buf.data(), static_cast<std::streamsize>(n));
+    copied = !std::ferror(copy) && m_out.flush();
   }
+  std::fclose(copy);
   std::remove(temp.c_str());
   return copied;
 }
@@ -455,7 +473,7 @@ bool VcdWriter::close(std::uint64_t end_time_ps) {
   name_mirrors();
   m_out.close();
   m_open = false;
-  return m_out && !m_failed;  // a failed write or close leaves the stream failed
+  return m_out && !m_failed;  // a failed write or close leaves the stream failed; m_failed: a parting
 }
 
 }  // namespace ptosim::traces

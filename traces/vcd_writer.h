@@ -33,8 +33,11 @@ class VcdWriter {
   /// the first's code (VCD's way of saying that several variables are one signal). A change of a
   /// member by any other way (a change, another group) parts them: the lines written so far are
   /// copied for the others (the trace is then what it would have been without the mirror), and they
-  /// are written separately from there on. Members must be declared one after another, of one width,
-  /// and the output a regular file (a pipe cannot be read back), or the group is a plain one.
+  /// are written separately from there on. Parting rewrites the output once, through a file created
+  /// beside it (FILE.parting, as long as the trace so far). Members must be declared one after
+  /// another, of one width, in no other mirror group, alike when the output opens (nothing changed
+  /// one of them before), and the output a regular file (a pipe cannot be read back), or the group
+  /// is a plain one.
   int declare_group(bool mirror = false);
   /// std::invalid_argument for a signal of unknown start: counts start at zero.
   void join(int group, int signal);

@@ -255,3 +255,40 @@ TEST_CASE("VcdRecorder: parting a mirror rewrites the file a symbolic link names
   write(plain.path, false);
   CHECK(through_link == slurp(plain.path));
 }
+
+TEST_CASE("VcdRecorder: members changed apart before the output opens are no mirror", "[traces]") {
+  const auto threading = GENERATE(Threading::InLine, Threading::OwnThread);
+  const TraceFile file("mirror_before_open");
+  VcdRecorder rec(threading);
+  const Instances m(rec, true);
+  rec.change(m.counts[1], 2, 0);  // before the output opens: to the writer directly
+  rec.change(m.counts[0], 0, 5);
+  REQUIRE(rec.open(file.path, "test", 0, kForever));
+  rec.add_at(m.all, 1, 10);
+  CHECK(rec.close(20));
+  CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\nb10 #\nb0 $\n0%\n$end\n#10\nb1 \"\nb11 #\nb1 $\n#20\n");
+}
+
+TEST_CASE("VcdRecorder: a parting temporary is never a file or link that exists, and a report after close changes nothing", "[traces]") {
+  const TraceFile file("mirror_link_beside");
+  const std::string beside = file.path + ".parting", elsewhere = file.path + ".elsewhere";
+  REQUIRE(symlink(elsewhere.c_str(), beside.c_str()) == 0);  // dangling
+  {
+    VcdRecorder rec;
+    const Instances m(rec, true);
+    REQUIRE(rec.open(file.path, "test", 0, kForever));
+    rec.add_at(m.all, 1, 10);
+    rec.change(m.before, 1, 20);
+    rec.add_at(m.own[0], 1, 30);
+    CHECK(rec.close(40));
+    const std::string closed = slurp(file.path);
+    rec.change(m.counts[1], 3, 50);  // after close: to the writer directly, which writes nothing
+    CHECK(slurp(file.path) == closed);
+  }
+  struct stat st {};
+  CHECK(lstat(beside.c_str(), &st) == 0);
+  CHECK(S_ISLNK(st.st_mode));
+  CHECK(stat(elsewhere.c_str(), &st) != 0);  // nothing was written through the link
+  std::remove(beside.c_str());
+  CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\nb0 #\nb0 $\n0%\n$end\n#10\nb1 \"\nb1 #\nb1 $\n#20\nb1 !\n#30\nb10 \"\n#40\n");
+}
