@@ -2,9 +2,14 @@
 #include "platforms/stats_compare.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <list>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "platforms/files.h"
@@ -48,23 +53,24 @@ struct Row {
 /// The runs' values side by side. A value only later runs have goes after the one its run has
 /// before it, so a section stays together (the CUBE's operations, when only the second run has any).
 std::vector<Row> side_by_side(const std::vector<Values>& runs) {
-  std::vector<Row> rows;
+  std::list<Row> rows;
+  std::unordered_map<std::string, std::list<Row>::iterator> row_of;
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    std::size_t next = 0;  // where a value new to the rows goes
+    auto next = rows.begin();  // where a value new to the rows goes
     for (const auto& [key, value] : runs[r]) {
-      auto row = std::find_if(rows.begin(), rows.end(), [&](const Row& x) { return x.key == key; });
-      if (row == rows.end())
-        row = rows.insert(rows.begin() + static_cast<std::ptrdiff_t>(next), Row{key, std::vector<const Json*>(runs.size())});
-      row->values[r] = value;
-      next = static_cast<std::size_t>(row - rows.begin()) + 1;
+      auto [at, added] = row_of.try_emplace(key);
+      if (added) at->second = rows.insert(next, Row{key, std::vector<const Json*>(runs.size())});
+      at->second->values[r] = value;
+      next = std::next(at->second);
     }
   }
-  return rows;
+  return {rows.begin(), rows.end()};
 }
 
-std::string cell(const Json* v) {
+/// A value as shown: a fraction to six significant digits, or `exact`ly (as JSON writes it).
+std::string cell(const Json* v, bool exact = false) {
   if (!v) return "-";
-  if (v->is_number_float()) {
+  if (v->is_number_float() && !exact) {
     char text[32];
     std::snprintf(text, sizeof text, "%.6g", v->get<double>());
     return text;
@@ -72,11 +78,13 @@ std::string cell(const Json* v) {
   return shown_text(v->is_string() ? v->get<std::string>() : v->dump());
 }
 
-/// `v` over `first`, for numbers with a first that is not zero.
+/// `v` over `first`, for numbers with a first that is not zero: three decimals, or three
+/// significant digits for a ratio too large or too small for them.
 std::string ratio(const Json* first, const Json* v) {
   if (!first || !v || !first->is_number() || !v->is_number() || first->get<double>() == 0) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", v->get<double>() / first->get<double>());
+  const double r = v->get<double>() / first->get<double>();
+  char text[40];
+  std::snprintf(text, sizeof text, std::fabs(r) >= 1e6 || (r != 0 && std::fabs(r) < 1e-3) ? "%.3g" : "%.3f", r);
   return text;
 }
 
@@ -102,6 +110,11 @@ void write_section(std::ostringstream& os, const char* what, const char* unit, c
     if (!all && !row.differs()) continue;
     std::vector<std::string> line{shown_text(row.key)};
     for (const Json* v : row.values) line.push_back(cell(v));
+    // Values that differ past the digits shown are shown exactly.
+    if (row.differs() && std::all_of(line.begin() + 2, line.end(), [&](const std::string& c) { return c == line[1]; })) {
+      line.resize(1);
+      for (const Json* v : row.values) line.push_back(cell(v, true));
+    }
     for (std::size_t r = 1; r < runs; ++r) line.push_back(ratio(row.values[0], row.values[r]));
     table.push_back(std::move(line));
   }
@@ -125,13 +138,22 @@ std::optional<Json> read_stats(const std::string& path, std::vector<std::string>
     problems.push_back(error);
     return std::nullopt;
   }
-  auto doc = parse_strict_json<Json>(*text, kStatsRules, problems);
-  if (!doc || !problems.empty()) return std::nullopt;
+  std::vector<std::string> found;
+  auto doc = parse_strict_json<Json>(*text, kStatsRules, found);
+  for (const std::string& problem : found) problems.push_back(path + ": " + problem);
+  if (!doc || !found.empty()) return std::nullopt;
   if (!doc->is_object() || !doc->contains("simulated_cycles") || !(*doc)["simulated_cycles"].is_number() ||
       !doc->contains("configuration") || !(*doc)["configuration"].is_object()) {
-    problems.push_back("not a statistics file of ptosim run --stats (it needs a number simulated_cycles and an object configuration)");
+    problems.push_back(path + ": not a statistics file of ptosim run --stats (it needs a number simulated_cycles and an object configuration)");
     return std::nullopt;
   }
+  // A key with a dot (an operation such as TMATMUL.ACC) must not name the path of another value.
+  Values values;
+  collect(*doc, "", values);
+  std::unordered_set<std::string> paths;
+  for (const auto& [key, value] : values)
+    if (!paths.insert(key).second) problems.push_back(path + ": two values have the path '" + key + "'");
+  if (!problems.empty()) return std::nullopt;
   return doc;
 }
 
@@ -145,6 +167,9 @@ std::string compare_stats(const std::vector<StatsRun>& runs, bool all) {
     const Json& stats = runs[r].stats;
     std::string description;
     for (const char* key : kDescription) {
+      if (r > 0 && stats.contains(key) != runs[0].stats.contains(key) &&
+          std::find(differ_in.begin(), differ_in.end(), key) == differ_in.end())
+        differ_in.push_back(key);
       if (!stats.contains(key)) continue;
       const Json& v = stats[key];
       if (!description.empty()) description += ", ";
@@ -152,7 +177,7 @@ std::string compare_stats(const std::vector<StatsRun>& runs, bool all) {
         description += v.get<bool>() ? "timing-only run" : "full run";
       else
         description += (std::string(key) == "program" ? "" : std::string(key) == "ptosim_version" ? "ptosim " : std::string(key) + " ") + cell(&v);
-      if (r > 0 && (!runs[0].stats.contains(key) || runs[0].stats[key] != v) &&
+      if (r > 0 && runs[0].stats.contains(key) && runs[0].stats[key] != v &&
           std::find(differ_in.begin(), differ_in.end(), key) == differ_in.end())
         differ_in.push_back(key);
     }

@@ -6,16 +6,21 @@
 #include <vector>
 
 #include "platforms/ptosim/commands.h"
+#include "platforms/shown_text.h"
 #include "platforms/stats_compare.h"
 
 namespace ptosim::platforms {
 
 int compare_command(const Args& args) {
-  const char* const usage = "usage: ptosim compare [--all] STATS.json STATS.json...\n";
-  bool all = false;
+  const char* const usage = "usage: ptosim compare [--all] [--] STATS.json STATS.json...\n";
+  bool all = false, options = true;
   std::vector<std::string> paths;
   for (const std::string& a : args) {
-    if (a == "--help" || a == "-h") {
+    if (!options) {
+      paths.push_back(a);
+    } else if (a == "--") {
+      options = false;  // a path may begin with '-' after it
+    } else if (a == "--help" || a == "-h") {
       std::cout << usage
                 << "Compares the statistics files of ptosim run --stats: the configuration keys and figures that differ,\n"
                    "each run's value and its ratio to the first run's; --all shows every key and figure.\n";
@@ -28,7 +33,7 @@ int compare_command(const Args& args) {
       }
       all = true;
     } else if (a.size() > 1 && a[0] == '-') {
-      std::cerr << "ptosim compare: unknown option '" << a << "'\n" << usage;
+      std::cerr << "ptosim compare: unknown option '" << shown_text(a) << "'\n" << usage;
       return 2;
     } else {
       paths.push_back(a);
@@ -46,7 +51,7 @@ int compare_command(const Args& args) {
     std::vector<std::string> problems;
     auto stats = read_stats(path, problems);
     if (!stats) {
-      report_errors("ptosim compare: " + path + ": ", problems);
+      report_errors("ptosim compare: ", problems);
       failed = true;
       continue;
     }

@@ -824,7 +824,7 @@ TEST_CASE("ptosim compare shows what a parameter changed between two runs' stati
 
   const Outcome help = run("compare --help");
   CHECK(help.status == 0);
-  CHECK(help.out.rfind("usage: ptosim compare [--all] STATS.json STATS.json...\n", 0) == 0);
+  CHECK(help.out.rfind("usage: ptosim compare [--all] [--] STATS.json STATS.json...\n", 0) == 0);
   const Outcome one = run("compare " + narrow);
   CHECK(one.status == 2);
   CHECK(one.err.find("ptosim compare: at least two statistics files, 1 given") != std::string::npos);
@@ -837,7 +837,14 @@ TEST_CASE("ptosim compare shows what a parameter changed between two runs' stati
   CHECK(wrong.status == 2);
   CHECK(wrong.out.empty());
   CHECK(wrong.err.find("ptosim compare: " + config + ": not a statistics file") != std::string::npos);
-  CHECK(wrong.err.find("ptosim compare: " + scratch("absent.json") + ": cannot read") != std::string::npos);
+  CHECK(wrong.err.find("ptosim compare: cannot read '" + scratch("absent.json") + "'") != std::string::npos);
+  // After --, a path may begin with '-'.
+  const std::string dashed = scratch("-dashed.json");
+  REQUIRE(std::system(("cp " + narrow + " " + dashed).c_str()) == 0);
+  const Outcome terminated = run("compare -- " + dashed + " " + wide);
+  INFO(terminated.err);
+  CHECK(terminated.status == 0);
+  CHECK(terminated.out.rfind("A  " + dashed + ": ", 0) == 0);
 }
 
 TEST_CASE("ptosim asm --hex prints each encoding with its canonical text", "[cli]") {

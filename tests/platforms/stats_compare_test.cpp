@@ -126,11 +126,33 @@ TEST_CASE("ptosim compare reads statistics files strictly and refuses other docu
 
   CHECK(problems_of(scratch("missing.json")).front().find("cannot read") != std::string::npos);
   CHECK(problems_of(write_file("broken.json", "{\"simulated_cycles\": 1,")).front().find("invalid JSON") != std::string::npos);
-  CHECK(problems_of(write_file("twice.json", R"({"simulated_cycles": 1, "simulated_cycles": 2, "configuration": {}})")) ==
-        std::vector<std::string>{"key 'simulated_cycles' given twice"});
+  const std::string twice = write_file("twice.json", R"({"simulated_cycles": 1, "simulated_cycles": 2, "configuration": {}})");
+  CHECK(problems_of(twice) == std::vector<std::string>{twice + ": key 'simulated_cycles' given twice"});
   const std::string not_stats =
-      "not a statistics file of ptosim run --stats (it needs a number simulated_cycles and an object configuration)";
+      ": not a statistics file of ptosim run --stats (it needs a number simulated_cycles and an object configuration)";
   for (const char* text : {"[]", R"({"sfu": {"bytes_per_cycle": 128}})", R"({"simulated_cycles": "1", "configuration": {}})",
-                           R"({"simulated_cycles": 1, "configuration": 5})", R"({"simulated_cycles": 1})"})
-    CHECK(problems_of(write_file("other.json", text)) == std::vector<std::string>{not_stats});
+                           R"({"simulated_cycles": 1, "configuration": 5})", R"({"simulated_cycles": 1})"}) {
+    const std::string other = write_file("other.json", text);
+    CHECK(problems_of(other) == std::vector<std::string>{other + not_stats});
+  }
+  // A key with a dot may name an operation (TMATMUL.ACC), not the path of another value.
+  const std::string dotted =
+      write_file("dotted.json", R"({"simulated_cycles": 1, "a.b": 1, "a": {"b": 2, "c.d": 3}, "configuration": {}})");
+  CHECK(problems_of(dotted) == std::vector<std::string>{dotted + ": two values have the path 'a.b'"});
+}
+
+TEST_CASE("ptosim compare shows ratios at every scale, values exactly where six digits hide a difference, and a description only one run has", "[compare]") {
+  Json a = stats("asl", 200, 100, Json::object(), 0, 128, {"NX"});
+  Json b = a;
+  a["engines"]["sfu"]["utilisation"] = 0.948412698412;
+  b["engines"]["sfu"]["utilisation"] = 0.948412698413;  // the same to six digits
+  b["engines"]["sfu"]["busy_cycles"] = 1e10;             // a ratio of 10^8
+  b["simulated_cycles"] = 0.01;                          // of 5 x 10^-5
+  b.erase("ptosim_version");
+  const std::string text = compare_stats({{"a", a}, {"b", b}}, false);
+  INFO(text);
+  CHECK(text.find("note: the runs differ in ptosim_version\n") != std::string::npos);
+  CHECK(text.find("  engines.sfu.utilisation  0.948412698412  0.948412698413  1.000\n") != std::string::npos);
+  CHECK(text.find("  engines.sfu.busy_cycles             100           1e+10  1e+08\n") != std::string::npos);
+  CHECK(text.find("  simulated_cycles                    200            0.01  5e-05\n") != std::string::npos);
 }
