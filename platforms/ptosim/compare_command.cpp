@@ -25,8 +25,7 @@ int compare_command(const Args& args) {
                 << "Compares the statistics files of ptosim run --stats: the configuration keys and figures that differ,\n"
                    "each run's value and its ratio to the first run's; --all shows every key and figure.\n";
       return 0;
-    }
-    if (a == "--all") {
+    } else if (a == "--all") {
       if (all) {
         std::cerr << "ptosim compare: --all given twice\n";
         return 2;
