@@ -53,6 +53,19 @@ struct Instances {
   }
 };
 
+/// Writes a trace whose instances are one until instance `parting`'s own group changes at 30,
+/// after a line of each (written before they part).
+void part_at_30(const std::string& path, bool mirror, int parting) {
+  VcdRecorder rec;
+  const Instances m(rec, mirror);
+  REQUIRE(rec.open(path, "test", 0, kForever));
+  rec.add_at(m.all, 1, 10);
+  rec.change(m.before, 1, 20);
+  rec.add_at(m.own[parting], 1, 30);
+  CHECK(rec.close(40));
+  rec.change(m.counts[1], 3, 50);  // after close: to the writer directly, which writes nothing more
+}
+
 }  // namespace
 
 TEST_CASE("VcdRecorder: a mirror group changed by itself alone is one signal under each member's name", "[traces]") {
@@ -193,23 +206,6 @@ TEST_CASE("VcdRecorder: a mirror that cannot be parted, its output gone, fails t
   CHECK_FALSE(rec.close(40));
 }
 
-TEST_CASE("VcdRecorder: parting a mirror leaves a file of the user's beside the output alone", "[traces]") {
-  const TraceFile file("mirror_beside");
-  const std::string beside = file.path + ".parting";
-  std::ofstream(beside) << "mine";
-  VcdRecorder rec;
-  const Instances m(rec, true);
-  REQUIRE(rec.open(file.path, "test", 0, kForever));
-  rec.add_at(m.all, 1, 10);
-  rec.change(m.before, 1, 20);
-  rec.add_at(m.own[2], 1, 30);
-  CHECK(rec.close(40));
-  CHECK(slurp(beside) == "mine");
-  CHECK(std::remove((file.path + ".parting1").c_str()) != 0);  // the temporary is gone
-  std::remove(beside.c_str());
-  CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\nb0 #\nb0 $\n0%\n$end\n#10\nb1 \"\nb1 #\nb1 $\n#20\nb1 !\n#30\nb10 $\n#40\n");
-}
-
 TEST_CASE("VcdRecorder: of two mirror groups, one parts and the other stays one", "[traces]") {
   const auto threading = GENERATE(Threading::InLine, Threading::OwnThread);
   const TraceFile file("mirror_two");
@@ -235,25 +231,14 @@ TEST_CASE("VcdRecorder: of two mirror groups, one parts and the other stays one"
 }
 
 TEST_CASE("VcdRecorder: parting a mirror rewrites the file a symbolic link names, not the link", "[traces]") {
-  const TraceFile target("mirror_target"), link("mirror_link");
+  const TraceFile target("mirror_target"), link("mirror_link"), plain("mirror_plain_ref");
   REQUIRE(symlink(target.path.c_str(), link.path.c_str()) == 0);
-  const auto write = [](const std::string& path, bool mirror) {
-    VcdRecorder rec;
-    const Instances m(rec, mirror);
-    REQUIRE(rec.open(path, "test", 0, kForever));
-    rec.add_at(m.all, 1, 10);
-    rec.change(m.before, 1, 20);
-    rec.add_at(m.own[1], 1, 30);
-    CHECK(rec.close(40));
-  };
-  write(link.path, true);
+  part_at_30(link.path, true, 1);
   struct stat st {};
   REQUIRE(lstat(link.path.c_str(), &st) == 0);
   CHECK(S_ISLNK(st.st_mode));
-  const std::string through_link = slurp(target.path);
-  const TraceFile plain("mirror_plain_ref");
-  write(plain.path, false);
-  CHECK(through_link == slurp(plain.path));
+  part_at_30(plain.path, false, 1);
+  CHECK(slurp(target.path) == slurp(plain.path));
 }
 
 TEST_CASE("VcdRecorder: members changed apart before the output opens are no mirror", "[traces]") {
@@ -269,26 +254,20 @@ TEST_CASE("VcdRecorder: members changed apart before the output opens are no mir
   CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\nb10 #\nb0 $\n0%\n$end\n#10\nb1 \"\nb11 #\nb1 $\n#20\n");
 }
 
-TEST_CASE("VcdRecorder: a parting temporary is never a file or link that exists, and a report after close changes nothing", "[traces]") {
-  const TraceFile file("mirror_link_beside");
+TEST_CASE("VcdRecorder: a parting temporary is never a file or link that exists, and a report after close writes nothing", "[traces]") {
+  const TraceFile file("mirror_beside");
   const std::string beside = file.path + ".parting", elsewhere = file.path + ".elsewhere";
-  REQUIRE(symlink(elsewhere.c_str(), beside.c_str()) == 0);  // dangling
-  {
-    VcdRecorder rec;
-    const Instances m(rec, true);
-    REQUIRE(rec.open(file.path, "test", 0, kForever));
-    rec.add_at(m.all, 1, 10);
-    rec.change(m.before, 1, 20);
-    rec.add_at(m.own[0], 1, 30);
-    CHECK(rec.close(40));
-    const std::string closed = slurp(file.path);
-    rec.change(m.counts[1], 3, 50);  // after close: to the writer directly, which writes nothing
-    CHECK(slurp(file.path) == closed);
-  }
-  struct stat st {};
-  CHECK(lstat(beside.c_str(), &st) == 0);
-  CHECK(S_ISLNK(st.st_mode));
-  CHECK(stat(elsewhere.c_str(), &st) != 0);  // nothing was written through the link
+  SECTION("a file of the user's") { std::ofstream(beside) << "mine"; }
+  SECTION("a dangling symbolic link") { REQUIRE(symlink(elsewhere.c_str(), beside.c_str()) == 0); }
+  struct stat before {};
+  REQUIRE(lstat(beside.c_str(), &before) == 0);
+  part_at_30(file.path, true, 2);
+  struct stat after {};
+  CHECK(lstat(beside.c_str(), &after) == 0);
+  CHECK(after.st_mode == before.st_mode);
+  CHECK(after.st_size == before.st_size);
+  CHECK(stat(elsewhere.c_str(), &after) != 0);  // nothing was written through the link
+  CHECK(lstat((file.path + ".parting1").c_str(), &after) != 0);  // the temporary is gone
   std::remove(beside.c_str());
-  CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\nb0 #\nb0 $\n0%\n$end\n#10\nb1 \"\nb1 #\nb1 $\n#20\nb1 !\n#30\nb10 \"\n#40\n");
+  CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\nb0 #\nb0 $\n0%\n$end\n#10\nb1 \"\nb1 #\nb1 $\n#20\nb1 !\n#30\nb10 $\n#40\n");
 }
