@@ -90,6 +90,13 @@ std::string ratio(const Json* first, const Json* v) {
 
 std::string letter(std::size_t run) { return std::string(1, static_cast<char>('A' + run)); }
 
+/// A run's description value `key` as its legend line says it.
+std::string describe(const std::string& key, const Json& v) {
+  if (key == "timing_only" && v.is_boolean()) return v.get<bool>() ? "timing-only run" : "full run";
+  if (key == "program") return cell(&v);
+  return (key == "ptosim_version" ? std::string("ptosim") : key) + " " + cell(&v);
+}
+
 /// A section: its heading, then (the rows that differ, or all) a table of the key, each run's
 /// value and each later run's ratio to the first's.
 void write_section(std::ostringstream& os, const char* what, const char* unit, const std::vector<Row>& rows, bool all) {
@@ -167,19 +174,11 @@ std::string compare_stats(const std::vector<StatsRun>& runs, bool all) {
     const Json& stats = runs[r].stats;
     std::string description;
     for (const char* key : kDescription) {
-      if (r > 0 && stats.contains(key) != runs[0].stats.contains(key) &&
-          std::find(differ_in.begin(), differ_in.end(), key) == differ_in.end())
-        differ_in.push_back(key);
+      const Json& first = runs[0].stats;
+      const bool differs = stats.contains(key) ? !first.contains(key) || first[key] != stats[key] : first.contains(key);
+      if (differs && std::find(differ_in.begin(), differ_in.end(), key) == differ_in.end()) differ_in.push_back(key);
       if (!stats.contains(key)) continue;
-      const Json& v = stats[key];
-      if (!description.empty()) description += ", ";
-      if (std::string(key) == "timing_only" && v.is_boolean())
-        description += v.get<bool>() ? "timing-only run" : "full run";
-      else
-        description += (std::string(key) == "program" ? "" : std::string(key) == "ptosim_version" ? "ptosim " : std::string(key) + " ") + cell(&v);
-      if (r > 0 && runs[0].stats.contains(key) && runs[0].stats[key] != v &&
-          std::find(differ_in.begin(), differ_in.end(), key) == differ_in.end())
-        differ_in.push_back(key);
+      description += (description.empty() ? "" : ", ") + describe(key, stats[key]);
     }
     os << letter(r) << "  " << shown_text(runs[r].name) << (description.empty() ? "" : ": " + description) << "\n";
     for (auto it = stats.begin(); it != stats.end(); ++it) {
