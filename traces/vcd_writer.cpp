@@ -171,8 +171,9 @@ void VcdWriter::join_mirrors(const std::vector<std::uint64_t>& code_at) {
     Mirror& mirror = m_mirrors[m];
     mirror.members = m_groups[static_cast<std::size_t>(mirror.group)];
     const std::vector<int>& members = mirror.members;
-    bool one = regular && members.size() > 1;
+    if (!regular || members.size() < 2) continue;
     const State& first = m_signals[static_cast<std::size_t>(members[0])];
+    bool one = true;
     for (std::size_t i = 0; one && i < members.size(); ++i) {
       const auto id = static_cast<std::size_t>(members[i]);
       const State& s = m_signals[id];

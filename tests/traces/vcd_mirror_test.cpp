@@ -162,6 +162,17 @@ TEST_CASE("VcdRecorder: a mirror group is a plain one where its members cannot b
     CHECK(rec.close(20));
     CHECK(file.body() == "#0\n$dumpvars\nb0 !\nb0 \"\nb0 #\n$end\n#10\nb1 !\nb1 #\nb1 \"\n#20\n");
   }
+  SECTION("no members, or one") {
+    VcdRecorder rec;
+    const int a = rec.declare("top.a", "x", 2);
+    rec.declare_group(true);
+    const int alone = rec.declare_group(true);
+    rec.join(alone, a);
+    REQUIRE(rec.open(file.path, "test", 0, kForever));
+    rec.add_at(alone, 1, 10);
+    CHECK(rec.close(20));
+    CHECK(file.body() == "#0\n$dumpvars\nb0 !\n$end\n#10\nb1 !\n#20\n");
+  }
   SECTION("members of different widths") {
     VcdRecorder rec;
     const int a = rec.declare("top.a", "x", 2), b = rec.declare("top.b", "x", 3);
