@@ -34,23 +34,12 @@ echo "== CUBE core: MAC/s beside naive loops"
 "${pin[@]}" "$build/bench/cube/ptosim_bench_cube" ${QUICK:+0.05}
 echo
 
-# Wall time of the best of three runs (the simulation and closing its trace, as printed by the
-# bench), on one CPU.
-best() {
-  local best_line="" best_s=""
-  for _ in 1 2 3; do
-    local line s
-    line=$("${pin[@]}" "$platform" "$@")
-    s=$(seconds "$line")
-    if [ -z "$best_s" ] || awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$s; best_line=$line; fi
-  done
-  echo "$best_line"
-}
 seconds() { awk '{ for (i = 1; i < NF; ++i) if ($(i + 1) == "s") print $i }' <<<"$1"; }
-# Figures compared with each other are measured in turns: `keep NAME COMMAND...` runs the command
-# once and keeps its line as NAME's if it is NAME's fastest so far; rounds of every variant in turn
-# put each in the same phases of the machine, whose speed drifts from minute to minute on a VM
-# (the runs of one variant in a row, then the other's, compared phases as much as variants).
+# Wall times are the simulation's and the closing of its trace, as the bench prints them.
+# `keep NAME COMMAND...` runs the command once and keeps its line as NAME's if it is NAME's fastest
+# so far. Figures compared with each other are measured in turns, every variant once per round:
+# that puts each in the same phases of the machine, whose speed drifts from minute to minute on a
+# VM (the runs of one variant in a row, then the other's, compared phases as much as variants).
 declare -A kept_line kept_s
 keep() {
   local name=$1 line s
@@ -61,6 +50,12 @@ keep() {
     kept_s[$name]=$s
     kept_line[$name]=$line
   fi
+}
+# The best of three runs of the platform bench with these arguments, on one CPU.
+best() {
+  unset 'kept_s[best]'
+  for _ in 1 2 3; do keep best "${pin[@]}" "$platform" "$@"; done
+  echo "${kept_line[best]}"
 }
 
 echo "== platform: simulated cycles and bundles per wall-clock second"
