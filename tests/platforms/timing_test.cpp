@@ -19,7 +19,6 @@
 using ptosim::test::dumps_of;
 using ptosim::test::fst_round_trip_problem;
 using ptosim::test::run_program;
-using ptosim::test::RunResult;
 using ptosim::test::scratch;
 using ptosim::test::slurp;
 using ptosim::test::Waves;
@@ -57,6 +56,17 @@ std::string sfu_program(const std::string& op, const std::string& dtype, unsigne
 
 std::uint64_t op_cycles(const ptosim::test::RunResult& r, const std::string& engine, const std::string& op) {
   return r.stats["engines"][engine]["per_opcode"][op]["cycles"].get<std::uint64_t>();
+}
+
+/// Each memory's traced port count adds up over time to its ports' busy cycles in the statistics.
+void check_port_activity(const Waves& waves, const ptosim::test::RunResult& r) {
+  const std::uint64_t period = r.stats["clock_period_ps"].get<std::uint64_t>();
+  for (const auto& [memory, counts] : r.stats["memories"].items()) {
+    INFO(memory);
+    std::uint64_t busy = 0;
+    for (const auto& port : counts["ports"]) busy += port["busy_cycles"].get<std::uint64_t>();
+    CHECK(waves.integral("top." + memory + ".active_ports") == busy * period);
+  }
 }
 
 }  // namespace
@@ -372,11 +382,7 @@ TEST_CASE("The VCD shows what the statistics count: busy engines, dispatcher sta
       CHECK(waves.integral("top.dispatcher.state", state) == cycles * period);
       if (cycles > 0) stalls_seen.insert(counter);
     }
-    for (const auto& [memory, counts] : r.stats["memories"].items()) {
-      std::uint64_t busy = 0;
-      for (const auto& port : counts["ports"]) busy += port["busy_cycles"].get<std::uint64_t>();
-      CHECK(waves.integral("top." + memory + ".active_ports") == busy * period);
-    }
+    check_port_activity(waves, r);
   }
   CHECK(stalls_seen.size() == 4);  // every kind of stall was traced
 }
@@ -392,14 +398,6 @@ TEST_CASE("The four Local memories' port counts are one VCD signal while they bo
     }
     return codes;
   };
-  const auto check_counts = [](const Waves& waves, const RunResult& r) {
-    const std::uint64_t period = r.stats["clock_period_ps"].get<std::uint64_t>();
-    for (const auto& [memory, counts] : r.stats["memories"].items()) {
-      std::uint64_t busy = 0;
-      for (const auto& port : counts["ports"]) busy += port["busy_cycles"].get<std::uint64_t>();
-      CHECK(waves.integral("top." + memory + ".active_ports") == busy * period);
-    }
-  };
   // Every bundle on every PE: the four are one from start to end.
   const std::string gemm = scratch("one_signal.vcd");
   const auto all = run_program("one_signal", slurp(std::string(PTOSIM_SOURCE_DIR) + "/examples/gemm.pto"), "--quiet --vcd " + gemm);
@@ -409,7 +407,7 @@ TEST_CASE("The four Local memories' port counts are one VCD signal while they bo
   CHECK(one.changes.at("top.local_memory_pe0.active_ports").size() > 4);
   for (const char* pe : {"pe1", "pe2", "pe3"})
     CHECK(one.changes.at(std::string("top.local_memory_") + pe + ".active_ports") == one.changes.at("top.local_memory_pe0.active_ports"));
-  check_counts(one, all);
+  check_port_activity(one, all);
   CHECK(fst_round_trip_problem(gemm) == "");
 
   // A bundle on PE0 and PE1 only, between bundles on every PE: the four part there, the lines
@@ -432,7 +430,7 @@ TEST_CASE("The four Local memories' port counts are one VCD signal while they bo
   REQUIRE(pe3.size() >= 4);
   CHECK(std::equal(pe3.begin(), pe3.begin() + 2, pe0.begin()));
   CHECK(r.stats["memories"]["local_memory_pe0"]["accesses"] > r.stats["memories"]["local_memory_pe3"]["accesses"]);
-  check_counts(waves, r);
+  check_port_activity(waves, r);
   CHECK(fst_round_trip_problem(parted) == "");
 }
 
